@@ -1,0 +1,2 @@
+//! alea-blackjack (under construction).
+#![forbid(unsafe_code)]

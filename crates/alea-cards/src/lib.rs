@@ -1,0 +1,2 @@
+//! alea-cards (under construction).
+#![forbid(unsafe_code)]

@@ -1,0 +1,7 @@
+//! One module per language (and one for the card helpers).
+
+pub mod blackjack;
+pub mod cards;
+pub mod dice;
+pub mod ezscript;
+pub mod holdem;

@@ -1,0 +1,88 @@
+//! `alea`: one subcommand per language, a REPL, the tour of built-in examples.
+#![forbid(unsafe_code)]
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use alea_cli::cmd;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// alea: the little languages of games of chance.
+#[derive(Parser, Debug)]
+#[command(name = "alea", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run every language's built-in examples.
+    Tour,
+    /// dicelab ("bones"): roll, simulate and analyse dice schemes.
+    Dice(cmd::dice::Args),
+    /// Blackjack: Tetris piece randomizers.
+    Blackjack(cmd::blackjack::Args),
+    /// OpenHoldem formulas against a table state.
+    Holdem(cmd::holdem::Args),
+    /// EZScript: tournament clock scripts and templates.
+    #[command(alias = "ez")]
+    Ezscript(cmd::ezscript::Args),
+    /// Cards: hand evaluation and equity.
+    Cards(cmd::cards::Args),
+    /// Interactive read-eval-print loop for one language.
+    Repl {
+        /// Which language.
+        language: Language,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum Language {
+    Dice,
+    Blackjack,
+    Holdem,
+    #[value(alias = "ez")]
+    Ezscript,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Tour => tour(),
+        Command::Dice(a) => cmd::dice::run(a),
+        Command::Blackjack(a) => cmd::blackjack::run(a),
+        Command::Holdem(a) => cmd::holdem::run(a),
+        Command::Ezscript(a) => cmd::ezscript::run(a),
+        Command::Cards(a) => cmd::cards::run(a),
+        Command::Repl { language } => match language {
+            Language::Dice => cmd::dice::repl(),
+            Language::Blackjack => cmd::blackjack::repl(),
+            Language::Holdem => cmd::holdem::repl(),
+            Language::Ezscript => cmd::ezscript::repl(),
+        },
+    }
+}
+
+/// The README's first command: every language's built-in examples, one section each.
+fn tour() -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    type Tour = fn(&mut dyn Write) -> std::io::Result<()>;
+    let sections: [(&str, Tour); 5] = [
+        ("dicelab", cmd::dice::tour),
+        ("Blackjack", cmd::blackjack::tour),
+        ("OpenHoldem", cmd::holdem::tour),
+        ("EZScript", cmd::ezscript::tour),
+        ("Cards", cmd::cards::tour),
+    ];
+    for (name, section) in sections {
+        let _ = writeln!(out, "==== {name} ====");
+        if let Err(e) = section(&mut out) {
+            eprintln!("alea tour: {name}: {e}");
+            return ExitCode::from(1);
+        }
+        let _ = writeln!(out);
+    }
+    ExitCode::SUCCESS
+}

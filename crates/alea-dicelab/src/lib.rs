@@ -1,0 +1,2 @@
+//! alea-dicelab (under construction).
+#![forbid(unsafe_code)]

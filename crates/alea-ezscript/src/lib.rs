@@ -1,0 +1,2 @@
+//! alea-ezscript (under construction).
+#![forbid(unsafe_code)]

@@ -1,0 +1,2 @@
+//! alea-openholdem (under construction).
+#![forbid(unsafe_code)]

@@ -1,0 +1,2 @@
+//! alea-prob (under construction).
+#![forbid(unsafe_code)]
