@@ -1,2 +1,4 @@
 //! alea-dicelab (under construction).
 #![forbid(unsafe_code)]
+
+pub mod calc;

@@ -1,0 +1,1 @@
+//! Exact distributions of dicelab programs (under construction; owned by the calc engineer).
