@@ -1,4 +1,86 @@
-//! alea-dicelab (under construction).
+//! dicelab ("bones"), the dice language of dicelab 0.7 (spec: `dicelab.md`).
+//!
+//! * [`parse`] turns a [`SourceFile`](alea_core::SourceFile) into a [`Program`] (its
+//!   well-formed statements, variables resolved to slots) plus syntax [`Diagnostic`]s;
+//! * [`print_tree`] prints a statement as 0.7's `-p` does;
+//! * the exact engine lives in [`calc`].
+//!
+//! ```
+//! use alea_core::SourceFile;
+//! let file = SourceFile::new("<expr>", "sum(2#d6)");
+//! let (program, errors) = alea_dicelab::parse(&file);
+//! assert!(errors.is_empty());
+//! assert_eq!(
+//!     alea_dicelab::print_tree(&program.statements[0].expr),
+//!     "sum\n  #\n    2\n    d\n      6\n"
+//! );
+//! ```
+//!
+//! Deeply nested programs (up to [`MAX_DEPTH`]) need a deep stack for parsing, evaluation and
+//! dropping; run such work inside [`with_big_stack`].
 #![forbid(unsafe_code)]
 
+pub mod ast;
 pub mod calc;
+mod lexer;
+mod parser;
+mod resolve;
+mod tree;
+
+pub use alea_core::Diagnostic;
+pub use ast::{Expr, ExprKind, Program, Statement};
+pub use lexer::{Lexer, Token, TokenKind, split_statements};
+pub use parser::{MAX_DEPTH, MAX_NODES};
+pub use resolve::{resolve_program, resolve_statement};
+pub use tree::print_tree;
+
+use alea_core::SourceFile;
+use std::ops::Range;
+
+/// Parses and resolves a whole program (dicelab.md §2). The program holds the well-formed
+/// statements; a non-empty diagnostic list means the input has syntax errors (and, per the
+/// spec, nothing should run).
+pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
+    let (mut program, diagnostics) = parser::parse(file);
+    resolve_program(&mut program);
+    (program, diagnostics)
+}
+
+/// Parses and resolves the statements in `range` of `file`, keeping whole-file positions (for
+/// interactive use, one `;`-terminated piece at a time). With `allow_empty`, a piece without
+/// any statement (`;`) is accepted.
+pub fn parse_range(
+    file: &SourceFile,
+    range: Range<usize>,
+    allow_empty: bool,
+) -> (Program, Vec<Diagnostic>) {
+    let (mut program, diagnostics) = parser::parse_range(file, range, allow_empty);
+    resolve_program(&mut program);
+    (program, diagnostics)
+}
+
+/// Stack size of [`with_big_stack`]: enough for [`MAX_DEPTH`] levels of parsing, evaluation
+/// and tree drops.
+pub const BIG_STACK_BYTES: usize = 512 << 20;
+
+/// Runs `f` on a fresh thread with a [`BIG_STACK_BYTES`] stack (reserved, not committed), so
+/// programs nested up to [`MAX_DEPTH`] cannot overflow the stack. Panics in `f` propagate.
+pub fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .stack_size(BIG_STACK_BYTES)
+            .spawn_scoped(scope, f);
+        match handle {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            // No thread available: run here (shallow programs still work).
+            Err(_) => unreachable_spawn_failure(),
+        }
+    })
+}
+
+fn unreachable_spawn_failure() -> ! {
+    std::panic::resume_unwind(Box::new("cannot spawn the big-stack thread"))
+}

@@ -1,0 +1,485 @@
+//! The hand-written parser of dicelab.md §2, reproducing dicelab 0.7's LALR parses.
+//!
+//! Structure: `expr` is a comma-joined run of `elem`s; an `elem` is a list construct or a
+//! scalar (Pratt parsing over `+ - . * / % ^`, prefix `-` and `d`) optionally followed by one
+//! `#` (right operand: one `elem`) or `..` (right operand: a scalar). Every sub-`expr` is
+//! greedy, which gives 0.7's far-right extents. A parenthesised expression in element position
+//! is a list element unless its content is a scalar, in which case it is an atom and binary
+//! operators may follow it.
+//!
+//! The parser never panics: every error is a [`Diagnostic`]; the statement is then skipped up
+//! to the next `;`. Nesting is bounded by [`MAX_DEPTH`] and the tree size by [`MAX_NODES`].
+
+use crate::ast::*;
+use crate::lexer::{Lexer, Token, TokenKind, describe};
+use alea_core::{Diagnostic, SourceFile, Span};
+use std::ops::Range;
+
+/// Deepest nesting accepted (each `(`, prefix operator, keyword construct or right operand
+/// counts one). dicelab 0.7 parses 9 990 nested parentheses; deeper input is the syntax error
+/// `program nested too deeply`.
+pub const MAX_DEPTH: u32 = 10_000;
+
+/// Largest number of syntax nodes in one parse; more is the error `program too large`.
+pub const MAX_NODES: usize = 2_000_000;
+
+type PResult<T> = Result<T, Box<Diagnostic>>;
+
+/// Parses a whole program (dicelab.md §2: `stmt { ";" [stmt] }`, so empty input and a leading
+/// `;` are errors). Returns the well-formed statements and one diagnostic per bad statement.
+pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
+    parse_range(file, 0..file.text().len(), false)
+}
+
+/// Parses the statements in `range` of `file` (positions stay those of the whole file). With
+/// `allow_empty`, a range holding no statement at all (e.g. a lone `;` after earlier input, as
+/// in interactive use) is accepted.
+pub fn parse_range(
+    file: &SourceFile,
+    range: Range<usize>,
+    allow_empty: bool,
+) -> (Program, Vec<Diagnostic>) {
+    let text = file.text();
+    let end = range.end.min(text.len());
+    let start = range.start.min(end);
+    let mut p = Parser {
+        text,
+        lexer: Lexer::new(text, start),
+        tok: Token {
+            kind: TokenKind::Eof,
+            span: Span::point(start),
+        },
+        end,
+        prev_end: start,
+        depth: 0,
+        nodes: 0,
+    };
+    p.bump();
+    let mut program = Program::default();
+    let mut diagnostics = Vec::new();
+    let mut first = !allow_empty;
+    loop {
+        let empty_ok = !first;
+        first = false;
+        if empty_ok && matches!(p.tok.kind, TokenKind::Semi | TokenKind::Eof) {
+            // An empty statement: `1;;2;`.
+        } else {
+            match p.statement() {
+                Ok(s) => program.statements.push(s),
+                Err(d) => {
+                    diagnostics.push(*d);
+                    p.skip_to_semi();
+                }
+            }
+        }
+        match p.tok.kind {
+            TokenKind::Eof => break,
+            TokenKind::Semi => p.bump(),
+            _ => unreachable_statement_end(&mut p, &mut diagnostics),
+        }
+    }
+    (program, diagnostics)
+}
+
+/// `statement()` returns only at `;` or end of input, and `skip_to_semi` stops only there, so
+/// this is never reached; it recovers anyway instead of panicking.
+fn unreachable_statement_end(p: &mut Parser<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.push(*p.unexpected("';' or end of input"));
+    p.skip_to_semi();
+    if p.tok.kind == TokenKind::Semi {
+        p.bump();
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    lexer: Lexer<'a>,
+    tok: Token,
+    end: usize,
+    /// End of the last consumed token.
+    prev_end: usize,
+    depth: u32,
+    nodes: usize,
+}
+
+/// Binding power of a binary operator token: (level, right operand's level).
+fn binary_op(kind: TokenKind) -> Option<(BinOp, u8, u8)> {
+    Some(match kind {
+        TokenKind::Plus => (BinOp::Add, 10, 11),
+        TokenKind::Minus => (BinOp::Sub, 10, 11),
+        TokenKind::Dot => (BinOp::Concat, 10, 11),
+        TokenKind::Star => (BinOp::Mul, 20, 21),
+        TokenKind::Slash => (BinOp::Div, 20, 21),
+        TokenKind::Percent => (BinOp::Rem, 20, 21),
+        TokenKind::Caret => (BinOp::Pow, 40, 40),
+        _ => return None,
+    })
+}
+
+fn selector(kind: TokenKind) -> Option<Selector> {
+    Some(match kind {
+        TokenKind::First => Selector::First,
+        TokenKind::Last => Selector::Last,
+        TokenKind::Low => Selector::Low,
+        TokenKind::High => Selector::High,
+        TokenKind::EqEq => Selector::Eq,
+        TokenKind::Ne => Selector::Ne,
+        TokenKind::Lt => Selector::Lt,
+        TokenKind::Gt => Selector::Gt,
+        TokenKind::Le => Selector::Le,
+        TokenKind::Ge => Selector::Ge,
+        _ => return None,
+    })
+}
+
+impl<'a> Parser<'a> {
+    fn bump(&mut self) {
+        self.prev_end = self.tok.span.end as usize;
+        let t = self.lexer.next_token();
+        self.tok = if t.span.start as usize >= self.end {
+            Token {
+                kind: TokenKind::Eof,
+                span: Span::point(self.end),
+            }
+        } else {
+            t
+        };
+    }
+
+    fn unexpected(&self, expected: &str) -> Box<Diagnostic> {
+        let message = match self.tok.kind {
+            TokenKind::Invalid(c) => format!("invalid character '{}'", c.escape_debug()),
+            _ => format!(
+                "syntax error: unexpected {}, expected {expected}",
+                describe(self.tok, self.text)
+            ),
+        };
+        Box::new(Diagnostic::error(message).with_span(self.tok.span))
+    }
+
+    fn expect(&mut self, kind: TokenKind, expected: &str) -> PResult<Span> {
+        if self.tok.kind == kind {
+            let span = self.tok.span;
+            self.bump();
+            Ok(span)
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    fn skip_to_semi(&mut self) {
+        while !matches!(self.tok.kind, TokenKind::Semi | TokenKind::Eof) {
+            self.bump();
+        }
+    }
+
+    /// Enters one nesting level; fails past [`MAX_DEPTH`].
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error("program nested too deeply").with_span(self.tok.span),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn node(&mut self, kind: ExprKind, span: Span) -> PResult<Expr> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(Box::new(
+                Diagnostic::error(format!(
+                    "program too large (more than {MAX_NODES} syntax nodes)"
+                ))
+                .with_span(span),
+            ));
+        }
+        Ok(Expr { kind, span })
+    }
+
+    fn statement(&mut self) -> PResult<Statement> {
+        let start = self.tok.span.start as usize;
+        let expr = self.expr()?;
+        if !matches!(self.tok.kind, TokenKind::Semi | TokenKind::Eof) {
+            return Err(self.unexpected("';' or end of input"));
+        }
+        Ok(Statement {
+            span: Span::new(start, self.prev_end),
+            expr,
+            slots: 0,
+        })
+    }
+
+    /// `expr = elem { "," elem }`, greedy.
+    fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let first = self.elem()?;
+        if self.tok.kind != TokenKind::Comma {
+            self.leave();
+            return Ok(first);
+        }
+        let mut items = vec![first];
+        while self.tok.kind == TokenKind::Comma {
+            self.bump();
+            items.push(self.elem()?);
+        }
+        let span = items[0].span.to(items[items.len() - 1].span);
+        self.leave();
+        self.node(ExprKind::List(items), span)
+    }
+
+    fn boxed_expr(&mut self) -> PResult<Box<Expr>> {
+        self.expr().map(Box::new)
+    }
+
+    fn elem(&mut self) -> PResult<Expr> {
+        let start = self.tok.span;
+        match self.tok.kind {
+            TokenKind::LParen => {
+                self.bump();
+                if self.tok.kind == TokenKind::RParen {
+                    let close = self.tok.span;
+                    self.bump();
+                    return self.node(ExprKind::Empty, start.to(close));
+                }
+                let inner = self.expr()?;
+                self.expect(TokenKind::RParen, "')'")?;
+                if inner.is_scalar_class() {
+                    let scalar = self.binary_rest(inner, 0)?;
+                    self.scalar_tail(scalar)
+                } else {
+                    Ok(inner)
+                }
+            }
+            TokenKind::Perm | TokenKind::Sort | TokenKind::Rev => {
+                let op = match self.tok.kind {
+                    TokenKind::Perm => Reorder::Perm,
+                    TokenKind::Sort => Reorder::Sort,
+                    _ => Reorder::Rev,
+                };
+                self.bump();
+                let operand = self.boxed_expr()?;
+                let span = start.to(operand.span);
+                self.node(ExprKind::Reorder(op, operand), span)
+            }
+            TokenKind::Drop | TokenKind::Keep => {
+                let drop = self.tok.kind == TokenKind::Drop;
+                self.bump();
+                let Some(sel) = selector(self.tok.kind) else {
+                    return Err(self.unexpected("'first', 'last', 'low', 'high' or a comparison"));
+                };
+                self.filter(start, drop, sel)
+            }
+            kind if selector(kind).is_some() => {
+                let sel = selector(kind).unwrap_or(Selector::First);
+                self.filter(start, false, sel)
+            }
+            TokenKind::If => {
+                self.bump();
+                let cond = self.boxed_expr()?;
+                self.expect(TokenKind::Then, "'then'")?;
+                let then_branch = self.boxed_expr()?;
+                self.expect(TokenKind::Else, "'else'")?;
+                let else_branch = self.boxed_expr()?;
+                let span = start.to(else_branch.span);
+                self.node(
+                    ExprKind::If {
+                        cond,
+                        then_branch,
+                        else_branch,
+                    },
+                    span,
+                )
+            }
+            TokenKind::Let => {
+                self.bump();
+                let var = self.binding()?;
+                self.expect(TokenKind::Assign, "'='")?;
+                let value = self.boxed_expr()?;
+                self.expect(TokenKind::In, "'in'")?;
+                let body = self.boxed_expr()?;
+                let span = start.to(body.span);
+                self.node(ExprKind::Let { var, value, body }, span)
+            }
+            TokenKind::While => {
+                self.bump();
+                let var = self.binding()?;
+                self.expect(TokenKind::Assign, "'='")?;
+                let init = self.boxed_expr()?;
+                self.expect(TokenKind::Do, "'do'")?;
+                let body = self.boxed_expr()?;
+                let span = start.to(body.span);
+                self.node(ExprKind::While { var, init, body }, span)
+            }
+            TokenKind::Foreach => {
+                self.bump();
+                let var = self.binding()?;
+                self.expect(TokenKind::In, "'in'")?;
+                let list = self.boxed_expr()?;
+                self.expect(TokenKind::Do, "'do'")?;
+                let body = self.boxed_expr()?;
+                let span = start.to(body.span);
+                self.node(ExprKind::Foreach { var, list, body }, span)
+            }
+            _ => {
+                let scalar = self.scalar(0)?;
+                self.scalar_tail(scalar)
+            }
+        }
+    }
+
+    /// After a scalar in element position: one optional `#` elem or `..` scalar.
+    fn scalar_tail(&mut self, scalar: Expr) -> PResult<Expr> {
+        match self.tok.kind {
+            TokenKind::Hash => {
+                let op_span = self.tok.span;
+                self.bump();
+                self.enter()?;
+                let body = self.elem()?;
+                self.leave();
+                let span = scalar.span.to(body.span);
+                self.node(
+                    ExprKind::Repeat {
+                        count: Box::new(scalar),
+                        op_span,
+                        body: Box::new(body),
+                    },
+                    span,
+                )
+            }
+            TokenKind::DotDot => {
+                let op_span = self.tok.span;
+                self.bump();
+                let hi = self.scalar(0)?;
+                let span = scalar.span.to(hi.span);
+                self.node(
+                    ExprKind::Range {
+                        lo: Box::new(scalar),
+                        op_span,
+                        hi: Box::new(hi),
+                    },
+                    span,
+                )
+            }
+            _ => Ok(scalar),
+        }
+    }
+
+    fn filter(&mut self, start: Span, drop: bool, selector: Selector) -> PResult<Expr> {
+        let selector_span = self.tok.span;
+        self.bump();
+        let n = self.boxed_expr()?;
+        let list = self.boxed_expr()?;
+        let span = start.to(list.span);
+        self.node(
+            ExprKind::Filter {
+                drop,
+                selector,
+                selector_span,
+                n,
+                list,
+            },
+            span,
+        )
+    }
+
+    fn binding(&mut self) -> PResult<Binding> {
+        if self.tok.kind != TokenKind::Var {
+            return Err(self.unexpected("a variable name"));
+        }
+        let span = self.tok.span;
+        self.bump();
+        Ok(Binding {
+            name: self.text[span.range()].to_string(),
+            span,
+            slot: 0,
+        })
+    }
+
+    /// A scalar whose binary operators bind at least at `min_level`.
+    fn scalar(&mut self, min_level: u8) -> PResult<Expr> {
+        self.enter()?;
+        let lhs = self.unary()?;
+        let result = self.binary_rest(lhs, min_level);
+        self.leave();
+        result
+    }
+
+    fn binary_rest(&mut self, mut lhs: Expr, min_level: u8) -> PResult<Expr> {
+        while let Some((op, level, rhs_level)) = binary_op(self.tok.kind) {
+            if level < min_level {
+                break;
+            }
+            let op_span = self.tok.span;
+            self.bump();
+            let rhs = self.scalar(rhs_level)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = self.node(
+                ExprKind::Binary {
+                    op,
+                    op_span,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            )?;
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let start = self.tok.span;
+        match self.tok.kind {
+            TokenKind::Minus => {
+                self.bump();
+                let operand = self.scalar(11)?;
+                let span = start.to(operand.span);
+                self.node(ExprKind::Neg(Box::new(operand)), span)
+            }
+            TokenKind::D => {
+                self.bump();
+                let operand = self.scalar(50)?;
+                let span = start.to(operand.span);
+                self.node(ExprKind::Die(Box::new(operand)), span)
+            }
+            _ => self.atom(),
+        }
+    }
+
+    fn atom(&mut self) -> PResult<Expr> {
+        let start = self.tok.span;
+        match self.tok.kind {
+            TokenKind::Number(n) => {
+                self.bump();
+                self.node(ExprKind::Number(n), start)
+            }
+            TokenKind::Var => {
+                self.bump();
+                let name = self.text[start.range()].to_string();
+                self.node(ExprKind::Var(Var { name, slot: None }), start)
+            }
+            TokenKind::LParen => {
+                self.bump();
+                let inner = self.scalar(0)?;
+                self.expect(TokenKind::RParen, "')'")?;
+                Ok(inner)
+            }
+            TokenKind::Sum | TokenKind::Prod | TokenKind::Count => {
+                let op = match self.tok.kind {
+                    TokenKind::Sum => Aggregate::Sum,
+                    TokenKind::Prod => Aggregate::Prod,
+                    _ => Aggregate::Count,
+                };
+                self.bump();
+                let operand = self.boxed_expr()?;
+                let span = start.to(operand.span);
+                self.node(ExprKind::Aggregate(op, operand), span)
+            }
+            _ => Err(self.unexpected("an expression")),
+        }
+    }
+}
