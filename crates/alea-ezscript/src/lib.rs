@@ -1,2 +1,79 @@
-//! alea-ezscript (under construction).
+//! EZScript: the scripting and template language of Poker Club HQ's tournament clock
+//! (`docs/ezscript.md`, spec `ezscript.md`).
+//!
+//! Compile a script once with [`Program::compile`] and run it many times with
+//! [`Program::run`] against an [`Env`]: a [`Host`] (globals such as the tournament data, extra
+//! members of numbers/texts/lists, `now()`, the `was` snapshot), a [`Formatter`] (the
+//! locale-dependent formatting properties) and a step budget. Templates (`Level {{ n }}`)
+//! compile with [`Template::compile`].
+//!
+//! ```
+//! use alea_ezscript::{Env, MapHost, Program, Value};
+//!
+//! let program = Program::compile("places = 1 + totalBuyIns / 5; places.round").unwrap();
+//! let host = MapHost::new().with("totalBuyIns", 24.0);
+//! let value = program.run(&Env::with_host(&host)).unwrap();
+//! assert_eq!(value.display(), "6");
+//!
+//! let err = Program::compile("if 1 { 2 }").unwrap().run(&Env::default()).unwrap_err();
+//! assert_eq!(err.message, "Condition must evaluate to true or false.");
+//! ```
+//!
+//! Sandbox: a run takes deterministic steps (default [`DEFAULT_FUEL`]), user calls nest at
+//! most 500 deep, texts, lists and objects are capped ([`SizeLimits`]), the parser nests at
+//! most 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or
+//! the clock (only the host's `now()`). Evaluation recurses on the native stack (bounded by
+//! those limits): run it on a thread with at least [`STACK_SIZE`] bytes of stack, as
+//! [`with_stack`] does.
 #![forbid(unsafe_code)]
+
+mod ast;
+mod builtins;
+mod format;
+mod host;
+mod interp;
+mod ir;
+mod lexer;
+mod list;
+mod members;
+mod parser;
+mod program;
+mod resolve;
+mod text;
+mod value;
+
+pub use ast::{BinOp, Block, Expr, ExprKind, FuncDef, Ident, PathStep, Stmt, StmtKind, UnOp};
+pub use builtins::{names as builtin_names, parse_number};
+pub use format::{
+    Digital, FORMAT_PROPERTIES, Formatter, InvariantFormatter, digital_duration, ordinal,
+};
+pub use host::{Global, Host, HostObject, MapHost, MemberKind, NoHost, Previous};
+pub use interp::{Cell, Closure, NativeFn, RunError, SizeLimits};
+pub use lexer::{Mode, Tok, Token, lex};
+pub use members::{LIST_METHODS, LIST_PROPERTIES, TEXT_METHODS, TEXT_PROPERTIES};
+pub use parser::{MAX_NESTING, line_col};
+pub use program::{
+    ALERT_FUEL, DEFAULT_FUEL, Env, MAX_SOURCE, Outcome, Program, Rendered, Template, parse_script,
+};
+pub use value::{Map, Value, format_number, number_to_json};
+
+/// Native stack a run needs in the worst case the limits allow (500 nested user calls, each
+/// with expressions nested up to the parser's limit).
+pub const STACK_SIZE: usize = 256 << 20;
+
+/// Runs `f` on a fresh thread with [`STACK_SIZE`] bytes of stack and returns its result
+/// (a panic in `f` is resumed on the caller). Compile and run inside `f`: programs and values
+/// are not `Send`.
+pub fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        let handle = std::thread::Builder::new()
+            .name("ezscript".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(s, f)
+            .expect("spawn an evaluation thread");
+        match handle.join() {
+            Ok(v) => v,
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    })
+}

@@ -1,0 +1,983 @@
+//! The evaluator: walks the resolved tree over a stack of slots, drawing on a step budget.
+
+use crate::ast::{BinOp, UnOp};
+use crate::builtins::{Builtin, plural};
+use crate::format::Formatter;
+use crate::host::{Global, Host, Previous};
+use crate::ir::*;
+use crate::value::{Map, Value};
+use alea_core::Span;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A shared, possibly unset variable captured by a closure.
+pub type Cell = Rc<RefCell<Option<Value>>>;
+
+/// A native function provided by a host.
+pub type NativeFn = dyn Fn(&[Value]) -> Result<Value, String>;
+
+/// A function value.
+pub enum Closure {
+    /// A function written in EZScript, with its captured variables.
+    User {
+        /// Its code.
+        proto: Rc<Proto>,
+        /// Its captured variables (shared with the scopes that define them).
+        captures: Vec<Cell>,
+    },
+    /// A built-in function used as a value (`list.map(round)`).
+    Builtin(Builtin),
+    /// A host function (`defaultPayoutPercentages`).
+    Native {
+        /// Its name, for messages.
+        name: Rc<str>,
+        /// The function.
+        f: Box<NativeFn>,
+    },
+}
+
+impl Closure {
+    /// A host function value.
+    pub fn native(name: &str, f: impl Fn(&[Value]) -> Result<Value, String> + 'static) -> Value {
+        Value::Function(Rc::new(Closure::Native {
+            name: Rc::from(name),
+            f: Box::new(f),
+        }))
+    }
+}
+
+impl fmt::Debug for Closure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Closure::User { proto, .. } => write!(f, "<function {:?}>", proto.name),
+            Closure::Builtin(b) => write!(f, "<builtin {}>", b.name()),
+            Closure::Native { name, .. } => write!(f, "<native {name}>"),
+        }
+    }
+}
+
+/// A run-time error: the spec's message and where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// The message, exactly as the spec words it.
+    pub message: String,
+    /// The node that failed.
+    pub span: Span,
+}
+
+pub enum Flow {
+    Err(Box<RunError>),
+    Break,
+    Continue,
+}
+
+pub type R<T> = Result<T, Flow>;
+
+pub fn fail<T>(message: impl Into<String>, span: Span) -> R<T> {
+    Err(Flow::Err(Box::new(RunError {
+        message: message.into(),
+        span,
+    })))
+}
+
+/// Size limits of spec §11.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// Characters in one text.
+    pub text: usize,
+    /// Items in one list.
+    pub list: usize,
+    /// Keys in one object.
+    pub object: usize,
+    /// User call depth (callbacks included).
+    pub depth: u32,
+}
+
+impl Default for SizeLimits {
+    fn default() -> Self {
+        SizeLimits {
+            text: 100_000,
+            list: 100_000,
+            object: 10_000,
+            depth: 500,
+        }
+    }
+}
+
+enum Slot {
+    Unset,
+    Val(Value),
+    Cell(Cell),
+}
+
+pub struct Interp<'a> {
+    pub protos: &'a [Rc<Proto>],
+    pub script_names: &'a [Rc<str>],
+    stack: Vec<Slot>,
+    base: usize,
+    closure: Option<Rc<Closure>>,
+    pub fuel: u64,
+    depth: u32,
+    pub host: &'a dyn Host,
+    pub formatter: &'a dyn Formatter,
+    pub limits: SizeLimits,
+    /// Inside the argument of `was` & co: locals may not be read.
+    forbid_locals: Option<Was>,
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(
+        protos: &'a [Rc<Proto>],
+        script_names: &'a [Rc<str>],
+        host: &'a dyn Host,
+        formatter: &'a dyn Formatter,
+        fuel: u64,
+        limits: SizeLimits,
+    ) -> Interp<'a> {
+        let mut stack = Vec::with_capacity(256);
+        stack.resize_with(script_names.len(), || Slot::Unset);
+        Interp {
+            protos,
+            script_names,
+            stack,
+            base: 0,
+            closure: None,
+            fuel,
+            depth: 0,
+            host,
+            formatter,
+            limits,
+            forbid_locals: None,
+        }
+    }
+
+    #[inline]
+    pub fn burn(&mut self, n: u64, span: Span) -> R<()> {
+        match self.fuel.checked_sub(n) {
+            Some(f) => {
+                self.fuel = f;
+                Ok(())
+            }
+            None => {
+                self.fuel = 0;
+                fail("Script ran out of steps", span)
+            }
+        }
+    }
+
+    fn slot_name(&self, slot: u32) -> Rc<str> {
+        match self.closure.as_deref() {
+            Some(Closure::User { proto, .. }) => proto.slot_names[slot as usize].clone(),
+            _ => self.script_names[slot as usize].clone(),
+        }
+    }
+
+    fn upval_name(&self, i: u32) -> Rc<str> {
+        match self.closure.as_deref() {
+            Some(Closure::User { proto, .. }) => proto.capture_names[i as usize].clone(),
+            _ => Rc::from("?"),
+        }
+    }
+
+    /// Runs a top-level chunk in the script frame.
+    pub fn run_chunk(&mut self, block: &Block) -> Result<Value, RunError> {
+        let base = self.base;
+        let height = self.stack.len();
+        let result = self.block(block);
+        self.base = base;
+        self.stack.truncate(height);
+        self.closure = None;
+        self.depth = 0;
+        self.forbid_locals = None;
+        match result {
+            Ok(v) => Ok(v),
+            Err(Flow::Err(e)) => Err(*e),
+            Err(_) => Err(RunError {
+                message: "break outside a loop".into(),
+                span: Span::default(),
+            }),
+        }
+    }
+
+    fn enter_block(&mut self, block: &Block) {
+        for d in &block.decls {
+            self.stack[self.base + d.slot as usize] = if d.boxed {
+                Slot::Cell(Rc::new(RefCell::new(None)))
+            } else {
+                Slot::Unset
+            };
+        }
+        for &(slot, proto) in &block.hoisted {
+            let f = self.make_closure(proto);
+            self.store(slot, f);
+        }
+    }
+
+    fn block(&mut self, block: &Block) -> R<Value> {
+        self.enter_block(block);
+        let mut last = Value::Nothing;
+        for stmt in &block.stmts {
+            match &stmt.kind {
+                StmtKind::Expr(e) => last = self.eval(e)?,
+                _ => {
+                    self.exec(stmt)?;
+                    last = Value::Nothing;
+                }
+            }
+        }
+        Ok(last)
+    }
+
+    fn store(&mut self, slot: u32, v: Value) {
+        let s = &mut self.stack[self.base + slot as usize];
+        match s {
+            Slot::Cell(c) => *c.borrow_mut() = Some(v),
+            _ => *s = Slot::Val(v),
+        }
+    }
+
+    fn make_closure(&mut self, index: u32) -> Value {
+        let proto = self.protos[index as usize].clone();
+        let captures = proto
+            .captures
+            .iter()
+            .map(|c| match c {
+                Capture::Local(slot) => match &self.stack[self.base + *slot as usize] {
+                    Slot::Cell(cell) => cell.clone(),
+                    // Not boxed yet (cannot happen: the resolver boxes every captured slot).
+                    _ => Rc::new(RefCell::new(None)),
+                },
+                Capture::Upval(i) => match self.closure.as_deref() {
+                    Some(Closure::User { captures, .. }) => captures[*i as usize].clone(),
+                    _ => Rc::new(RefCell::new(None)),
+                },
+            })
+            .collect();
+        Value::Function(Rc::new(Closure::User { proto, captures }))
+    }
+
+    fn check_local_allowed(&self, name: impl Fn() -> Rc<str>, span: Span) -> R<()> {
+        if let Some(was) = self.forbid_locals {
+            return fail(
+                format!(
+                    "{}() can only read tournament values; {} is a local name",
+                    was.name(),
+                    name()
+                ),
+                span,
+            );
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read_local(&self, slot: u32, span: Span) -> R<Value> {
+        let v = match &self.stack[self.base + slot as usize] {
+            Slot::Val(v) => Some(v.clone()),
+            Slot::Cell(c) => c.borrow().clone(),
+            Slot::Unset => None,
+        };
+        match v {
+            Some(v) => {
+                self.check_local_allowed(|| self.slot_name(slot), span)?;
+                Ok(v)
+            }
+            None => self.global(&self.slot_name(slot), span),
+        }
+    }
+
+    fn read_upval(&self, i: u32, span: Span) -> R<Value> {
+        let v = match self.closure.as_deref() {
+            Some(Closure::User { captures, .. }) => captures[i as usize].borrow().clone(),
+            _ => None,
+        };
+        match v {
+            Some(v) => {
+                self.check_local_allowed(|| self.upval_name(i), span)?;
+                Ok(v)
+            }
+            None => self.global(&self.upval_name(i), span),
+        }
+    }
+
+    /// A name that is not (or not yet) a local: built-ins, then the host.
+    pub fn global(&self, name: &str, span: Span) -> R<Value> {
+        if name.is_empty() {
+            return fail("Syntax error", span);
+        }
+        if name == "PI" {
+            return Ok(Value::Number(std::f64::consts::PI));
+        }
+        if let Some(b) = Builtin::by_name(name) {
+            return Ok(Value::Function(Rc::new(Closure::Builtin(b))));
+        }
+        match self.host.global(name) {
+            Global::Value(Ok(v)) => Ok(v),
+            Global::Value(Err(e)) => fail(e, span),
+            Global::NotAvailable => fail(format!("{name} is not available in this field"), span),
+            Global::Unknown => {
+                if matches!(name, "was" | "changed" | "becameTrue") {
+                    fail(format!("{name} is not available in this field"), span)
+                } else {
+                    fail(format!("Unknown name {name}"), span)
+                }
+            }
+        }
+    }
+
+    pub fn eval(&mut self, node: &Node) -> R<Value> {
+        self.burn(1, node.span)?;
+        let span = node.span;
+        match &node.kind {
+            NodeKind::Const(v) => Ok(v.clone()),
+            NodeKind::Local(slot) => self.read_local(*slot, span),
+            NodeKind::Upval(i) => self.read_upval(*i, span),
+            NodeKind::Global(name) => self.global(name, span),
+            NodeKind::Binary(op, a, b) => self.binary(*op, a, b, span),
+            NodeKind::Unary(op, e) => {
+                let v = self.eval(e)?;
+                match (op, v) {
+                    (UnOp::Neg, Value::Number(x)) => Ok(Value::Number(-x)),
+                    (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+                    (UnOp::Neg, v) => fail(
+                        format!("Operator - cannot be applied to {}", v.type_name()),
+                        span,
+                    ),
+                    (UnOp::Not, v) => fail(
+                        format!("Operator ! needs true or false, got {}", v.type_name()),
+                        span,
+                    ),
+                }
+            }
+            NodeKind::If(cond, then, els) => {
+                let c = self.eval(cond)?;
+                match c {
+                    Value::Bool(true) => self.block(then),
+                    Value::Bool(false) => match els {
+                        Some(e) => self.eval(e),
+                        None => Ok(Value::Nothing),
+                    },
+                    _ => fail("Condition must evaluate to true or false.", cond.span),
+                }
+            }
+            NodeKind::Block(b) => self.block(b),
+            NodeKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.eval(item)?);
+                }
+                Ok(Value::list(out))
+            }
+            NodeKind::Object(entries) => {
+                let mut map = Map::with_capacity(entries.len());
+                for (k, v) in entries {
+                    let v = self.eval(v)?;
+                    map.insert(k.clone(), v);
+                }
+                self.check_object(map.len(), span)?;
+                Ok(Value::Object(Rc::new(map)))
+            }
+            NodeKind::Func(index) => Ok(self.make_closure(*index)),
+            NodeKind::Member(obj, name) => {
+                let recv = self.eval(obj)?;
+                self.member(&recv, name, span)
+            }
+            NodeKind::Method(obj, name, args) => {
+                let recv = self.eval(obj)?;
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a)?);
+                }
+                self.method(recv, name, values, span)
+            }
+            NodeKind::Index(obj, index) => {
+                let recv = self.eval(obj)?;
+                let key = self.eval(index)?;
+                self.index(&recv, &key, span)
+            }
+            NodeKind::Call(callee, args) => {
+                let f = self.eval(callee)?;
+                let Value::Function(f) = f else {
+                    return fail(format!("Cannot call {}", f.type_name()), callee.span);
+                };
+                if let Closure::User { .. } = &*f {
+                    // Arguments go straight into the new frame.
+                    let new_base = self.stack.len();
+                    for a in args {
+                        match self.eval(a) {
+                            Ok(v) => self.stack.push(Slot::Val(v)),
+                            Err(e) => {
+                                self.stack.truncate(new_base);
+                                return Err(e);
+                            }
+                        }
+                    }
+                    return self.enter_frame(&f, new_base, args.len(), span);
+                }
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a)?);
+                }
+                self.call(&f, &values, span)
+            }
+            NodeKind::CallBuiltin(b, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a)?);
+                }
+                b.call(&values, self.host.now()).or_else(|e| fail(e, span))
+            }
+            NodeKind::Was(kind, arg) => self.was(*kind, arg, span),
+        }
+    }
+
+    /// Calls a function value with arguments.
+    pub fn call(&mut self, f: &Rc<Closure>, args: &[Value], span: Span) -> R<Value> {
+        match &**f {
+            Closure::User { .. } => {
+                let new_base = self.stack.len();
+                self.stack.extend(args.iter().cloned().map(Slot::Val));
+                self.enter_frame(f, new_base, args.len(), span)
+            }
+            Closure::Builtin(b) => b.call(args, self.host.now()).or_else(|e| fail(e, span)),
+            Closure::Native { f, .. } => f(args).or_else(|e| fail(e, span)),
+        }
+    }
+
+    /// Runs a user function whose `nargs` arguments are on the stack from `new_base`.
+    fn enter_frame(
+        &mut self,
+        f: &Rc<Closure>,
+        new_base: usize,
+        nargs: usize,
+        span: Span,
+    ) -> R<Value> {
+        let Closure::User { proto, .. } = &**f else {
+            self.stack.truncate(new_base);
+            return fail("internal: not a user function", span);
+        };
+        if nargs != proto.params.len() {
+            self.stack.truncate(new_base);
+            let who = match &proto.name {
+                Some(n) => format!("Function {n}"),
+                None => "Function".to_string(),
+            };
+            return fail(
+                format!("{who} expects {}, got {nargs}", plural(proto.params.len())),
+                span,
+            );
+        }
+        if self.depth >= self.limits.depth {
+            self.stack.truncate(new_base);
+            return fail(
+                format!("Too much recursion (limit {})", self.limits.depth),
+                span,
+            );
+        }
+        // Parameters are the first slots; box the captured ones.
+        for d in &proto.params {
+            if d.boxed {
+                let i = new_base + d.slot as usize;
+                let v = match std::mem::replace(&mut self.stack[i], Slot::Unset) {
+                    Slot::Val(v) => Some(v),
+                    _ => None,
+                };
+                self.stack[i] = Slot::Cell(Rc::new(RefCell::new(v)));
+            }
+        }
+        self.stack
+            .resize_with(new_base + proto.slots as usize, || Slot::Unset);
+        let saved_base = std::mem::replace(&mut self.base, new_base);
+        let saved_closure = self.closure.replace(f.clone());
+        self.depth += 1;
+        let result = self.block(&proto.body);
+        self.depth -= 1;
+        self.closure = saved_closure;
+        self.base = saved_base;
+        self.stack.truncate(new_base);
+        result
+    }
+
+    fn exec(&mut self, stmt: &Stmt) -> R<()> {
+        match &stmt.kind {
+            StmtKind::Expr(e) => {
+                self.eval(e)?;
+            }
+            StmtKind::Assign {
+                var,
+                name,
+                name_span,
+                path,
+                op,
+                value,
+            } => self.assign(var, name, *name_span, path, *op, value, stmt.span)?,
+            StmtKind::While(cond, body) => loop {
+                self.burn(1, stmt.span)?;
+                if !self.condition(cond)? {
+                    break;
+                }
+                match self.block(body) {
+                    Ok(_) | Err(Flow::Continue) => {}
+                    Err(Flow::Break) => break,
+                    Err(e) => return Err(e),
+                }
+            },
+            StmtKind::ForIn {
+                decls,
+                index,
+                item,
+                list,
+                body,
+            } => {
+                let items = match self.eval(list)? {
+                    Value::List(items) => items,
+                    v => {
+                        return fail(
+                            format!("for … in needs a List, got {}", v.type_name()),
+                            list.span,
+                        );
+                    }
+                };
+                for (i, v) in items.iter().enumerate() {
+                    self.burn(1, stmt.span)?;
+                    for d in decls {
+                        self.stack[self.base + d.slot as usize] = if d.boxed {
+                            Slot::Cell(Rc::new(RefCell::new(None)))
+                        } else {
+                            Slot::Unset
+                        };
+                    }
+                    if let Some(ix) = index {
+                        self.store(*ix, Value::Number(i as f64));
+                    }
+                    self.store(*item, v.clone());
+                    match self.block(body) {
+                        Ok(_) | Err(Flow::Continue) => {}
+                        Err(Flow::Break) => break,
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            StmtKind::ForC {
+                decls,
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                for d in decls {
+                    self.stack[self.base + d.slot as usize] = if d.boxed {
+                        Slot::Cell(Rc::new(RefCell::new(None)))
+                    } else {
+                        Slot::Unset
+                    };
+                }
+                if let Some(init) = init {
+                    self.exec(init)?;
+                }
+                loop {
+                    self.burn(1, stmt.span)?;
+                    if !self.condition(cond)? {
+                        break;
+                    }
+                    match self.block(body) {
+                        Ok(_) | Err(Flow::Continue) => {}
+                        Err(Flow::Break) => break,
+                        Err(e) => return Err(e),
+                    }
+                    if let Some(update) = update {
+                        self.exec(update)?;
+                    }
+                }
+            }
+            StmtKind::Break => return Err(Flow::Break),
+            StmtKind::Continue => return Err(Flow::Continue),
+        }
+        Ok(())
+    }
+
+    fn condition(&mut self, cond: &Node) -> R<bool> {
+        match self.eval(cond)? {
+            Value::Bool(b) => Ok(b),
+            _ => fail("Condition must evaluate to true or false.", cond.span),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Node, b: &Node, span: Span) -> R<Value> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let sym = op.symbol();
+                let need = |v: &Value| {
+                    format!("Operator {sym} needs true or false, got {}", v.type_name())
+                };
+                let x = self.eval(a)?;
+                let Value::Bool(x) = x else {
+                    return fail(need(&x), a.span);
+                };
+                if (op == BinOp::And) != x {
+                    return Ok(Value::Bool(x));
+                }
+                let y = self.eval(b)?;
+                match y {
+                    Value::Bool(y) => Ok(Value::Bool(y)),
+                    _ => fail(need(&y), b.span),
+                }
+            }
+            _ => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                self.apply(op, x, y, span)
+            }
+        }
+    }
+
+    /// A binary operator on two values (also used by compound assignment).
+    pub fn apply(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
+        if let (Value::Number(a), Value::Number(b)) = (&x, &y) {
+            let (a, b) = (*a, *b);
+            return Ok(match op {
+                BinOp::Add => Value::Number(a + b),
+                BinOp::Sub => Value::Number(a - b),
+                BinOp::Mul => Value::Number(a * b),
+                BinOp::Div => Value::Number(a / b),
+                BinOp::Rem => Value::Number(a.rem_euclid(b)),
+                BinOp::Eq => Value::Bool(a == b),
+                BinOp::Ne => Value::Bool(a != b),
+                BinOp::Lt => Value::Bool(a < b),
+                BinOp::Gt => Value::Bool(a > b),
+                BinOp::Le => Value::Bool(a <= b),
+                BinOp::Ge => Value::Bool(a >= b),
+                BinOp::And | BinOp::Or => Value::Nothing,
+            });
+        }
+        let bad = |x: &Value, y: &Value| {
+            format!(
+                "Operator {} cannot be applied to {} and {}",
+                op.symbol(),
+                x.type_name(),
+                y.type_name()
+            )
+        };
+        match op {
+            BinOp::Eq => Ok(Value::Bool(self.equal(&x, &y, span)?)),
+            BinOp::Ne => Ok(Value::Bool(!self.equal(&x, &y, span)?)),
+            BinOp::Add => match (&x, &y) {
+                (Value::Text(_), Value::Text(_) | Value::Number(_) | Value::Bool(_))
+                | (Value::Number(_) | Value::Bool(_), Value::Text(_)) => {
+                    let mut s = String::new();
+                    x.write_display(&mut s, false);
+                    y.write_display(&mut s, false);
+                    self.text(s, span)
+                }
+                (Value::List(a), Value::List(b)) => {
+                    let n = a.len() + b.len();
+                    self.check_list(n, span)?;
+                    self.burn(n as u64, span)?;
+                    let mut out = Vec::with_capacity(n);
+                    out.extend(a.iter().cloned());
+                    out.extend(b.iter().cloned());
+                    Ok(Value::list(out))
+                }
+                _ => fail(bad(&x, &y), span),
+            },
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => match (&x, &y) {
+                (Value::Text(a), Value::Text(b)) => {
+                    let ord = a.cmp(b);
+                    Ok(Value::Bool(match op {
+                        BinOp::Lt => ord.is_lt(),
+                        BinOp::Gt => ord.is_gt(),
+                        BinOp::Le => ord.is_le(),
+                        _ => ord.is_ge(),
+                    }))
+                }
+                _ => fail(bad(&x, &y), span),
+            },
+            _ => fail(bad(&x, &y), span),
+        }
+    }
+
+    /// Deep equality, drawing one step per item compared (shared lists can be huge trees).
+    pub fn equal(&mut self, x: &Value, y: &Value, span: Span) -> R<bool> {
+        match (x, y) {
+            (Value::List(a), Value::List(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ok(true);
+                }
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (p, q) in a.iter().zip(b.iter()) {
+                    self.burn(1, span)?;
+                    if !self.equal(p, q, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (k, v) in a.iter() {
+                    self.burn(1, span)?;
+                    match b.get(k) {
+                        Some(w) if self.equal(v, w, span)? => {}
+                        _ => return Ok(false),
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(x.equals(y)),
+        }
+    }
+
+    /// A new text, checked against the size limit and paid for (1 step per 64 bytes).
+    pub fn text(&mut self, s: String, span: Span) -> R<Value> {
+        self.burn((s.len() / 64) as u64, span)?;
+        if s.len() > self.limits.text && s.chars().count() > self.limits.text {
+            return fail("Text is too long", span);
+        }
+        Ok(Value::from(s))
+    }
+
+    pub fn check_list(&self, n: usize, span: Span) -> R<()> {
+        if n > self.limits.list {
+            return fail("List is too long", span);
+        }
+        Ok(())
+    }
+
+    pub fn check_object(&self, n: usize, span: Span) -> R<()> {
+        if n > self.limits.object {
+            return fail("Object is too big", span);
+        }
+        Ok(())
+    }
+
+    /// The display rule within the text limit, paying one step per item visited.
+    pub fn display(&mut self, v: &Value, span: Span) -> R<String> {
+        let mut out = String::new();
+        self.display_into(v, &mut out, false, span)?;
+        if out.len() > self.limits.text && out.chars().count() > self.limits.text {
+            return fail("Text is too long", span);
+        }
+        Ok(out)
+    }
+
+    fn display_into(&mut self, v: &Value, out: &mut String, nested: bool, span: Span) -> R<()> {
+        if out.len() > 4 * self.limits.text {
+            return fail("Text is too long", span);
+        }
+        match v {
+            Value::List(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    self.burn(1, span)?;
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.display_into(item, out, true, span)?;
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (i, (k, item)) in map.iter().enumerate() {
+                    self.burn(1, span)?;
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push_str(": ");
+                    self.display_into(item, out, true, span)?;
+                }
+                out.push('}');
+            }
+            Value::Text(s) => {
+                self.burn((s.len() / 64) as u64, span)?;
+                out.push_str(s);
+            }
+            _ => v.write_display(out, nested),
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &mut self,
+        var: &Var,
+        name: &Rc<str>,
+        name_span: Span,
+        path: &[PathIr],
+        op: Option<BinOp>,
+        value: &Node,
+        span: Span,
+    ) -> R<()> {
+        let rhs = self.eval(value)?;
+        let mut keys = Vec::with_capacity(path.len());
+        for step in path {
+            keys.push(match step {
+                PathIr::Key(k, s) => (Value::Text(k.clone()), *s),
+                PathIr::Index(e) => (self.eval(e)?, e.span),
+            });
+        }
+        if self.forbid_locals.is_some() {
+            return fail("Tournament values are read-only", span);
+        }
+        // The current value of the root, if any.
+        let current = match var {
+            Var::Local(slot) => match &self.stack[self.base + *slot as usize] {
+                Slot::Val(v) => Some(v.clone()),
+                Slot::Cell(c) => c.borrow().clone(),
+                Slot::Unset => None,
+            },
+            Var::Upval(i) => match self.closure.as_deref() {
+                Some(Closure::User { captures, .. }) => captures[*i as usize].borrow().clone(),
+                _ => None,
+            },
+            Var::Missing => None,
+        };
+        let Some(mut root) = current else {
+            let host_knows = !matches!(self.host.global(name), Global::Unknown);
+            if path.is_empty() && op.is_none() {
+                // `=` on an unset local declares it.
+                self.write_var(var, rhs);
+                return Ok(());
+            }
+            let msg = match (path.is_empty(), host_knows) {
+                (true, true) => format!("Cannot update {name}: tournament values are read-only"),
+                (true, false) => format!("Cannot update {name}: it has no value yet"),
+                (false, true) => "Tournament values are read-only".to_string(),
+                (false, false) => format!("Unknown name {name}"),
+            };
+            return fail(msg, name_span);
+        };
+        let new_value = match op {
+            None => rhs,
+            Some(op) => {
+                let mut cur = root.clone();
+                for (k, s) in &keys {
+                    cur = self.index(&cur, k, *s)?;
+                }
+                self.apply(op, cur, rhs, span)?
+            }
+        };
+        if keys.is_empty() {
+            self.write_var(var, new_value);
+            return Ok(());
+        }
+        // Take the root out of its slot so the copy-on-write below does not clone it.
+        self.write_var(var, Value::Nothing);
+        let result = self.write_path(&mut root, &keys, new_value);
+        self.write_var(var, root);
+        result
+    }
+
+    fn write_var(&mut self, var: &Var, v: Value) {
+        match var {
+            Var::Local(slot) => self.store(*slot, v),
+            Var::Upval(i) => {
+                if let Some(Closure::User { captures, .. }) = self.closure.as_deref() {
+                    *captures[*i as usize].borrow_mut() = Some(v);
+                }
+            }
+            Var::Missing => {}
+        }
+    }
+
+    fn write_path(&mut self, target: &mut Value, keys: &[(Value, Span)], v: Value) -> R<()> {
+        let ((key, span), rest) = keys.split_first().expect("a key");
+        let span = *span;
+        match target {
+            Value::List(items) => {
+                let i = crate::members::list_index(key, items.len()).or_else(|e| fail(e, span))?;
+                let items = Rc::make_mut(items);
+                if rest.is_empty() {
+                    items[i] = v;
+                    Ok(())
+                } else {
+                    self.write_path(&mut items[i], rest, v)
+                }
+            }
+            Value::Object(map) => {
+                let Value::Text(k) = key else {
+                    return fail(
+                        format!("An object key must be text, got {}", key.type_name()),
+                        span,
+                    );
+                };
+                if rest.is_empty() {
+                    if !map.contains_key(k) {
+                        self.check_object(map.len() + 1, span)?;
+                    }
+                    Rc::make_mut(map).insert(k.clone(), v);
+                    return Ok(());
+                }
+                match Rc::make_mut(map).get_mut(k) {
+                    Some(inner) => self.write_path(inner, rest, v),
+                    None => fail(
+                        format!("Attempted to access missing element {k} on Map"),
+                        span,
+                    ),
+                }
+            }
+            Value::Host(_) => fail("Tournament values are read-only", span),
+            other => fail(format!("Cannot index {}", other.type_name()), span),
+        }
+    }
+
+    fn was(&mut self, kind: Was, arg: &Node, span: Span) -> R<Value> {
+        let host = self.host;
+        let snapshot = match host.previous() {
+            Previous::NotAvailable => {
+                return fail(
+                    format!("{} is not available in this field", kind.name()),
+                    span,
+                );
+            }
+            Previous::NoSnapshot => None,
+            Previous::Snapshot(h) => Some(h),
+        };
+        let current = if kind == Was::Was {
+            None
+        } else {
+            Some(self.eval(arg)?)
+        };
+        let earlier = match snapshot {
+            None => Err(Flow::Err(Box::new(RunError {
+                message: "was() has no earlier value".into(),
+                span,
+            }))),
+            Some(prev) => {
+                let saved_forbid = self.forbid_locals.replace(kind);
+                self.host = prev;
+                let r = self.eval(arg);
+                self.host = host;
+                self.forbid_locals = saved_forbid;
+                r
+            }
+        };
+        match kind {
+            Was::Was => earlier,
+            Was::Changed => {
+                let current = current.unwrap_or_default();
+                match earlier {
+                    Ok(e) => Ok(Value::Bool(!self.equal(&current, &e, span)?)),
+                    Err(Flow::Err(_)) => Ok(Value::Bool(true)),
+                    Err(other) => Err(other),
+                }
+            }
+            Was::BecameTrue => {
+                let Some(Value::Bool(now)) = current else {
+                    return fail("becameTrue() needs true or false", arg.span);
+                };
+                match earlier {
+                    Ok(Value::Bool(before)) => Ok(Value::Bool(now && !before)),
+                    Ok(_) | Err(Flow::Err(_)) => Ok(Value::Bool(now)),
+                    Err(other) => Err(other),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Compiling once and running many times: [`Program`] (a script) and [`Template`] (literal
+//! text with `{{ }}` insertions).
+
+use crate::format::{Formatter, InvariantFormatter};
+use crate::host::{Host, NoHost};
+use crate::interp::{Interp, RunError, SizeLimits};
+use crate::ir::{Block, Proto};
+use crate::lexer::{Mode, Tok, lex};
+use crate::parser::{self, parse};
+use crate::resolve::Resolver;
+use crate::value::Value;
+use alea_core::{Diagnostic, Span};
+use std::rc::Rc;
+
+/// Steps a field may take (spec §11: about 10 ms of work).
+pub const DEFAULT_FUEL: u64 = 250_000;
+/// Steps of an alert condition or TTS text.
+pub const ALERT_FUEL: u64 = 50_000;
+/// Longest source accepted (64 KiB): `Script is too long`.
+pub const MAX_SOURCE: usize = 64 * 1024;
+
+/// What a run may use and see.
+#[derive(Clone, Copy)]
+pub struct Env<'a> {
+    /// Globals, extra members, `now()` and the `was` snapshot.
+    pub host: &'a dyn Host,
+    /// The locale-dependent formatting properties.
+    pub formatter: &'a dyn Formatter,
+    /// Step budget.
+    pub fuel: u64,
+    /// Size and depth limits.
+    pub limits: SizeLimits,
+}
+
+impl Default for Env<'_> {
+    fn default() -> Self {
+        Env {
+            host: &NoHost,
+            formatter: &InvariantFormatter,
+            fuel: DEFAULT_FUEL,
+            limits: SizeLimits::default(),
+        }
+    }
+}
+
+impl<'a> Env<'a> {
+    /// The default budget and limits with this host.
+    pub fn with_host(host: &'a dyn Host) -> Env<'a> {
+        Env {
+            host,
+            ..Env::default()
+        }
+    }
+}
+
+impl RunError {
+    /// As a diagnostic with its position.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(self.message.clone()).with_span(self.span)
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A compiled script: parse and resolve once, run many times against different hosts.
+#[derive(Debug)]
+pub struct Program {
+    body: Block,
+    protos: Vec<Rc<Proto>>,
+    names: Vec<Rc<str>>,
+}
+
+/// The result of a run, with the value already displayed within the run's budget.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The script's value (its last statement's).
+    pub value: Value,
+    /// The value by the display rule.
+    pub text: String,
+    /// Steps used.
+    pub steps: u64,
+}
+
+fn too_long(src: &str) -> Option<Diagnostic> {
+    (src.len() > MAX_SOURCE)
+        .then(|| Diagnostic::error("Script is too long").with_span(Span::point(0)))
+}
+
+fn finish(resolver: Resolver) -> Vec<Rc<Proto>> {
+    resolver
+        .protos
+        .into_iter()
+        .map(|p| {
+            p.unwrap_or_else(|| {
+                // Unreachable for a finished resolver; an empty function keeps us panic-free.
+                Rc::new(Proto {
+                    name: None,
+                    params: vec![],
+                    slots: 0,
+                    slot_names: vec![],
+                    captures: vec![],
+                    capture_names: vec![],
+                    body: Block {
+                        decls: vec![],
+                        hoisted: vec![],
+                        stmts: vec![],
+                    },
+                    span: Span::default(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// Parses a script into its syntax tree and the syntax errors (for tools and tests).
+pub fn parse_script(src: &str) -> (crate::ast::Block, Vec<Diagnostic>) {
+    let (tokens, _) = lex(src, 0, Mode::Code);
+    parse(src, tokens)
+}
+
+impl Program {
+    /// Compiles a script. Errors: `Script is too long`, syntax errors
+    /// (`Syntax error at LINE:COLUMN: expected X, found Y`), `Nesting is too deep`,
+    /// `break outside a loop`.
+    pub fn compile(src: &str) -> Result<Program, Vec<Diagnostic>> {
+        if let Some(d) = too_long(src) {
+            return Err(vec![d]);
+        }
+        let (ast, mut diags) = parse_script(src);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let mut resolver = Resolver::new();
+        let body = resolver.chunk(&ast);
+        diags.append(&mut resolver.diags);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let names = resolver.script_frame().1;
+        Ok(Program {
+            body,
+            protos: finish(resolver),
+            names,
+        })
+    }
+
+    /// Runs the script; its value is the last statement's.
+    pub fn run(&self, env: &Env<'_>) -> Result<Value, RunError> {
+        let mut it = Interp::new(
+            &self.protos,
+            &self.names,
+            env.host,
+            env.formatter,
+            env.fuel,
+            env.limits,
+        );
+        it.run_chunk(&self.body)
+    }
+
+    /// Runs the script and displays its value within the same budget (a value can be a huge
+    /// shared tree, so displaying it is work too).
+    pub fn run_display(&self, env: &Env<'_>) -> Result<Outcome, RunError> {
+        let mut it = Interp::new(
+            &self.protos,
+            &self.names,
+            env.host,
+            env.formatter,
+            env.fuel,
+            env.limits,
+        );
+        let value = it.run_chunk(&self.body)?;
+        let text = match it.display(&value, Span::default()) {
+            Ok(t) => t,
+            Err(crate::interp::Flow::Err(e)) => return Err(*e),
+            Err(_) => String::new(),
+        };
+        Ok(Outcome {
+            value,
+            text,
+            steps: env.fuel - it.fuel,
+        })
+    }
+}
+
+/// One piece of a template.
+#[derive(Debug)]
+enum Part {
+    Text(String),
+    Insertion {
+        /// `None` when the insertion has a syntax error (it renders empty).
+        code: Option<Block>,
+    },
+}
+
+/// A compiled template: literal text with `{{ script }}` insertions (spec §10).
+#[derive(Debug)]
+pub struct Template {
+    parts: Vec<Part>,
+    protos: Vec<Rc<Proto>>,
+    names: Vec<Rc<str>>,
+    /// Syntax errors (an unclosed `{{` makes the whole template invalid).
+    pub diagnostics: Vec<Diagnostic>,
+    invalid: bool,
+}
+
+/// A rendered template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The text (empty by the all-empty rule, or when the template is invalid).
+    pub text: String,
+    /// Every syntax and run-time error, in insertion order.
+    pub errors: Vec<Diagnostic>,
+}
+
+impl Template {
+    /// Compiles a template. Never fails: syntax errors are kept in `diagnostics` and the
+    /// failing insertions render empty.
+    pub fn compile(src: &str) -> Template {
+        let mut t = Template {
+            parts: Vec::new(),
+            protos: Vec::new(),
+            names: Vec::new(),
+            diagnostics: Vec::new(),
+            invalid: false,
+        };
+        if let Some(d) = too_long(src) {
+            t.diagnostics.push(d);
+            t.invalid = true;
+            return t;
+        }
+        let mut resolver = Resolver::new();
+        let mut pos = 0;
+        while pos < src.len() {
+            let Some(open) = src[pos..].find("{{").map(|i| i + pos) else {
+                t.parts.push(Part::Text(src[pos..].to_string()));
+                break;
+            };
+            if open > pos {
+                t.parts.push(Part::Text(src[pos..open].to_string()));
+            }
+            let (tokens, end) = lex(src, open + 2, Mode::Insertion);
+            if tokens.last().map(|t| &t.tok) != Some(&Tok::InsertEnd) {
+                let (line, col) = parser::line_col(src, open);
+                t.diagnostics.push(
+                    Diagnostic::error(format!(
+                        "Syntax error at {line}:{col}: expected }}}} to close this {{{{"
+                    ))
+                    .with_span(Span::new(open, open + 2)),
+                );
+                t.invalid = true;
+                break;
+            }
+            let (ast, diags) = parse(src, tokens);
+            let code = if diags.is_empty() {
+                let block = resolver.chunk(&ast);
+                if resolver.diags.is_empty() {
+                    Some(block)
+                } else {
+                    t.diagnostics.append(&mut resolver.diags);
+                    None
+                }
+            } else {
+                t.diagnostics.extend(diags);
+                None
+            };
+            t.parts.push(Part::Insertion { code });
+            pos = end;
+        }
+        t.names = resolver.script_frame().1;
+        t.protos = finish(resolver);
+        t
+    }
+
+    /// Whether the template has at least one `{{ }}`.
+    pub fn has_insertions(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::Insertion { .. }))
+    }
+
+    /// Renders: insertions run left to right in one scope on one budget; an insertion that
+    /// fails, yields nothing or yields `""` is empty; if all are empty the result is `""`.
+    pub fn render(&self, env: &Env<'_>) -> Rendered {
+        let mut errors = self.diagnostics.clone();
+        if self.invalid {
+            return Rendered {
+                text: String::new(),
+                errors,
+            };
+        }
+        let mut it = Interp::new(
+            &self.protos,
+            &self.names,
+            env.host,
+            env.formatter,
+            env.fuel,
+            env.limits,
+        );
+        let mut text = String::new();
+        let mut insertions = 0;
+        let mut non_empty = 0;
+        for part in &self.parts {
+            match part {
+                Part::Text(s) => text.push_str(s),
+                Part::Insertion { code } => {
+                    insertions += 1;
+                    let Some(code) = code else { continue };
+                    let shown = it.run_chunk(code).and_then(|v| match v {
+                        Value::Nothing => Ok(String::new()),
+                        v => it.display(&v, Span::default()).map_err(|e| match e {
+                            crate::interp::Flow::Err(e) => *e,
+                            _ => RunError {
+                                message: "break outside a loop".into(),
+                                span: Span::default(),
+                            },
+                        }),
+                    });
+                    match shown {
+                        Ok(s) => {
+                            if !s.is_empty() {
+                                non_empty += 1;
+                                text.push_str(&s);
+                            }
+                        }
+                        Err(e) => errors.push(e.to_diagnostic()),
+                    }
+                }
+            }
+        }
+        if insertions > 0 && non_empty == 0 {
+            text.clear();
+        }
+        Rendered { text, errors }
+    }
+}

@@ -1,0 +1,481 @@
+//! Names to slots. Each function (and the script) has a frame of slots; each block declares the
+//! names first assigned in it. Function bodies are resolved at the end of the block that
+//! defines them, so they see every name of that block and its enclosing ones (named functions
+//! are hoisted, closures capture by reference). Variables captured by a closure are boxed.
+
+use crate::ast::{self, ExprKind, FuncDef, Ident, PathStep};
+use crate::builtins::Builtin;
+use crate::ir::*;
+use crate::value::Value;
+use alea_core::{Diagnostic, Span};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+struct SlotInfo {
+    name: Rc<str>,
+    boxed: bool,
+}
+
+struct Pending {
+    index: u32,
+    def: Rc<FuncDef>,
+    span: Span,
+}
+
+#[derive(Default)]
+struct Scope {
+    names: HashMap<Rc<str>, u32>,
+    decls: Vec<u32>,
+    pending: Vec<Pending>,
+}
+
+struct FnScope {
+    slots: Vec<SlotInfo>,
+    captures: Vec<Capture>,
+    capture_names: Vec<Rc<str>>,
+    scopes: Vec<Scope>,
+    loops: u32,
+}
+
+impl FnScope {
+    fn new() -> FnScope {
+        FnScope {
+            slots: Vec::new(),
+            captures: Vec::new(),
+            capture_names: Vec::new(),
+            scopes: vec![Scope::default()],
+            loops: 0,
+        }
+    }
+}
+
+enum Found {
+    Local(u32),
+    Upval(u32),
+    None,
+}
+
+/// The resolver's state across the chunks of one program (one script, or the insertions of one
+/// template, which share a scope).
+pub struct Resolver {
+    fns: Vec<FnScope>,
+    pub protos: Vec<Option<Rc<Proto>>>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Default for Resolver {
+    fn default() -> Self {
+        Resolver::new()
+    }
+}
+
+impl Resolver {
+    pub fn new() -> Resolver {
+        Resolver {
+            fns: vec![FnScope::new()],
+            protos: Vec::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Resolves one chunk of top-level statements into the shared script scope.
+    pub fn chunk(&mut self, block: &ast::Block) -> Block {
+        let first_decl = self.fns[0].scopes[0].decls.len();
+        let first_hoist = self.hoist(&block.stmts);
+        let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.flush_pending();
+        let f = &self.fns[0];
+        let decls = f.scopes[0].decls[first_decl..]
+            .iter()
+            .map(|&slot| Decl {
+                slot,
+                boxed: f.slots[slot as usize].boxed,
+            })
+            .collect();
+        Block {
+            decls,
+            hoisted: first_hoist,
+            stmts,
+        }
+    }
+
+    /// The number of slots and their names of the script frame.
+    pub fn script_frame(&self) -> (u32, Vec<Rc<str>>) {
+        let f = &self.fns[0];
+        (
+            f.slots.len() as u32,
+            f.slots.iter().map(|s| s.name.clone()).collect(),
+        )
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diags
+            .push(Diagnostic::error(message.into()).with_span(span));
+    }
+
+    fn cur(&mut self) -> &mut FnScope {
+        self.fns.last_mut().expect("a function scope")
+    }
+
+    fn declare(&mut self, name: &Rc<str>) -> u32 {
+        let f = self.cur();
+        let slot = f.slots.len() as u32;
+        f.slots.push(SlotInfo {
+            name: name.clone(),
+            boxed: false,
+        });
+        let scope = f.scopes.last_mut().expect("a scope");
+        scope.names.insert(name.clone(), slot);
+        scope.decls.push(slot);
+        slot
+    }
+
+    fn lookup(&mut self, name: &str) -> Found {
+        let depth = self.fns.len() - 1;
+        self.lookup_in(depth, name)
+    }
+
+    fn lookup_in(&mut self, fn_index: usize, name: &str) -> Found {
+        let f = &self.fns[fn_index];
+        for scope in f.scopes.iter().rev() {
+            if let Some(&slot) = scope.names.get(name) {
+                return Found::Local(slot);
+            }
+        }
+        if let Some(i) = f.capture_names.iter().position(|n| &**n == name) {
+            return Found::Upval(i as u32);
+        }
+        if fn_index == 0 {
+            return Found::None;
+        }
+        let capture = match self.lookup_in(fn_index - 1, name) {
+            Found::None => return Found::None,
+            Found::Local(slot) => {
+                self.fns[fn_index - 1].slots[slot as usize].boxed = true;
+                Capture::Local(slot)
+            }
+            Found::Upval(i) => Capture::Upval(i),
+        };
+        let f = &mut self.fns[fn_index];
+        f.captures.push(capture);
+        f.capture_names.push(Rc::from(name));
+        Found::Upval(f.captures.len() as u32 - 1)
+    }
+
+    fn reserve_proto(&mut self, def: &Rc<FuncDef>, span: Span) -> u32 {
+        let index = self.protos.len() as u32;
+        self.protos.push(None);
+        self.cur()
+            .scopes
+            .last_mut()
+            .expect("a scope")
+            .pending
+            .push(Pending {
+                index,
+                def: def.clone(),
+                span,
+            });
+        index
+    }
+
+    /// Declares the block's named functions up front (hoisting) and reserves their protos.
+    fn hoist(&mut self, stmts: &[ast::Stmt]) -> Vec<(u32, u32)> {
+        let mut hoisted = Vec::new();
+        for stmt in stmts {
+            if let ast::StmtKind::FuncDecl(def) = &stmt.kind
+                && let Some(name) = &def.name
+            {
+                let slot = match self
+                    .cur()
+                    .scopes
+                    .last()
+                    .and_then(|s| s.names.get(&name.name))
+                {
+                    Some(&slot) => slot,
+                    None => self.declare(&name.name),
+                };
+                let index = self.reserve_proto(def, stmt.span);
+                hoisted.push((slot, index));
+            }
+        }
+        hoisted
+    }
+
+    /// Resolves the bodies of the functions defined in the innermost scope.
+    fn flush_pending(&mut self) {
+        loop {
+            let pending = std::mem::take(&mut self.cur().scopes.last_mut().expect("scope").pending);
+            if pending.is_empty() {
+                return;
+            }
+            for p in pending {
+                let proto = self.function(&p.def, p.span);
+                self.protos[p.index as usize] = Some(Rc::new(proto));
+            }
+        }
+    }
+
+    fn function(&mut self, def: &FuncDef, span: Span) -> Proto {
+        let mut f = FnScope::new();
+        f.scopes[0] = Scope::default();
+        self.fns.push(f);
+        let mut param_slots = Vec::new();
+        for p in &def.params {
+            if self.cur().scopes[0].names.contains_key(&p.name) {
+                self.error(p.span, format!("Parameter {} appears twice", p.name));
+            }
+            param_slots.push(self.declare(&p.name));
+        }
+        let body = self.block(&def.body);
+        let f = self.fns.pop().expect("pushed above");
+        Proto {
+            name: def.name.as_ref().map(|n| n.name.clone()),
+            params: param_slots
+                .iter()
+                .map(|&slot| Decl {
+                    slot,
+                    boxed: f.slots[slot as usize].boxed,
+                })
+                .collect(),
+            slots: f.slots.len() as u32,
+            slot_names: f.slots.iter().map(|s| s.name.clone()).collect(),
+            captures: f.captures,
+            capture_names: f.capture_names,
+            body,
+            span,
+        }
+    }
+
+    fn push_scope(&mut self) {
+        self.cur().scopes.push(Scope::default());
+    }
+
+    /// Pops the innermost scope after resolving its pending functions; returns its decls.
+    fn pop_scope(&mut self) -> Vec<Decl> {
+        self.flush_pending();
+        let f = self.cur();
+        let scope = f.scopes.pop().expect("a scope");
+        scope
+            .decls
+            .iter()
+            .map(|&slot| Decl {
+                slot,
+                boxed: f.slots[slot as usize].boxed,
+            })
+            .collect()
+    }
+
+    fn block(&mut self, block: &ast::Block) -> Block {
+        self.push_scope();
+        let hoisted = self.hoist(&block.stmts);
+        let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
+        let decls = self.pop_scope();
+        Block {
+            decls,
+            hoisted,
+            stmts,
+        }
+    }
+
+    fn stmt(&mut self, stmt: &ast::Stmt) -> Stmt {
+        let span = stmt.span;
+        let kind = match &stmt.kind {
+            ast::StmtKind::Expr(e) => StmtKind::Expr(self.expr(e)),
+            ast::StmtKind::Error => StmtKind::Expr(error_node(span)),
+            ast::StmtKind::Assign {
+                root,
+                path,
+                op,
+                value,
+            } => self.assign(root, path, *op, value),
+            // Hoisted: created on block entry.
+            ast::StmtKind::FuncDecl(_) => StmtKind::Expr(Node {
+                kind: NodeKind::Const(Value::Nothing),
+                span,
+            }),
+            ast::StmtKind::ForIn {
+                index,
+                item,
+                list,
+                body,
+            } => {
+                let list = self.expr(list);
+                self.push_scope();
+                let index = index.as_ref().map(|i| self.declare(&i.name));
+                let item = self.declare(&item.name);
+                self.cur().loops += 1;
+                let body = self.block(body);
+                self.cur().loops -= 1;
+                let decls = self.pop_scope();
+                StmtKind::ForIn {
+                    decls,
+                    index,
+                    item,
+                    list,
+                    body,
+                }
+            }
+            ast::StmtKind::ForC {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.push_scope();
+                let init = init.as_ref().map(|s| Box::new(self.stmt(s)));
+                let cond = self.expr(cond);
+                self.cur().loops += 1;
+                let body = self.block(body);
+                self.cur().loops -= 1;
+                let update = update.as_ref().map(|s| Box::new(self.stmt(s)));
+                let decls = self.pop_scope();
+                StmtKind::ForC {
+                    decls,
+                    init,
+                    cond,
+                    update,
+                    body,
+                }
+            }
+            ast::StmtKind::While(cond, body) => {
+                let cond = self.expr(cond);
+                self.cur().loops += 1;
+                let body = self.block(body);
+                self.cur().loops -= 1;
+                StmtKind::While(cond, body)
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let is_break = matches!(stmt.kind, ast::StmtKind::Break);
+                if self.cur().loops == 0 {
+                    let word = if is_break { "break" } else { "continue" };
+                    self.error(span, format!("{word} outside a loop"));
+                }
+                if is_break {
+                    StmtKind::Break
+                } else {
+                    StmtKind::Continue
+                }
+            }
+        };
+        Stmt { kind, span }
+    }
+
+    fn assign(
+        &mut self,
+        root: &Ident,
+        path: &[PathStep],
+        op: Option<ast::BinOp>,
+        value: &ast::Expr,
+    ) -> StmtKind {
+        // The right-hand side is resolved first: in `x = x + 1` it reads the outer `x`.
+        let value = self.expr(value);
+        let path = path
+            .iter()
+            .map(|step| match step {
+                PathStep::Key(k) => PathIr::Key(k.name.clone(), k.span),
+                PathStep::Index(e) => PathIr::Index(self.expr(e)),
+            })
+            .collect::<Vec<_>>();
+        let var = match self.lookup(&root.name) {
+            Found::Local(slot) => Var::Local(slot),
+            Found::Upval(i) => Var::Upval(i),
+            Found::None if op.is_none() && path.is_empty() => Var::Local(self.declare(&root.name)),
+            Found::None => Var::Missing,
+        };
+        StmtKind::Assign {
+            var,
+            name: root.name.clone(),
+            name_span: root.span,
+            path,
+            op,
+            value,
+        }
+    }
+
+    fn exprs(&mut self, exprs: &[ast::Expr]) -> Vec<Node> {
+        exprs.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, expr: &ast::Expr) -> Node {
+        let span = expr.span;
+        let kind = match &expr.kind {
+            ExprKind::Number(x) => NodeKind::Const(Value::Number(*x)),
+            ExprKind::Text(s) => NodeKind::Const(Value::Text(s.clone())),
+            ExprKind::Bool(b) => NodeKind::Const(Value::Bool(*b)),
+            ExprKind::Name(name) => match self.lookup(name) {
+                Found::Local(slot) => NodeKind::Local(slot),
+                Found::Upval(i) => NodeKind::Upval(i),
+                Found::None => NodeKind::Global(name.clone()),
+            },
+            ExprKind::List(items) => NodeKind::List(self.exprs(items)),
+            ExprKind::Object(entries) => NodeKind::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.name.clone(), self.expr(v)))
+                    .collect(),
+            ),
+            ExprKind::Unary(op, e) => NodeKind::Unary(*op, Box::new(self.expr(e))),
+            ExprKind::Binary(op, a, b) => {
+                NodeKind::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
+            }
+            ExprKind::If(cond, then, els) => {
+                let cond = self.expr(cond);
+                let then = self.block(then);
+                let els = els.as_ref().map(|e| Box::new(self.expr(e)));
+                NodeKind::If(Box::new(cond), then, els)
+            }
+            ExprKind::Block(b) => NodeKind::Block(self.block(b)),
+            ExprKind::Func(def) => NodeKind::Func(self.reserve_proto(def, span)),
+            ExprKind::Member(obj, name) => {
+                NodeKind::Member(Box::new(self.expr(obj)), name.name.clone())
+            }
+            ExprKind::Method(obj, name, args) => NodeKind::Method(
+                Box::new(self.expr(obj)),
+                name.name.clone(),
+                self.exprs(args),
+            ),
+            ExprKind::Index(obj, index) => {
+                NodeKind::Index(Box::new(self.expr(obj)), Box::new(self.expr(index)))
+            }
+            ExprKind::Call(callee, args) => self.call(callee, args, span),
+            ExprKind::Error => return error_node(span),
+        };
+        Node { kind, span }
+    }
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> NodeKind {
+        if let ExprKind::Name(name) = &callee.kind
+            && matches!(self.lookup(name), Found::None)
+        {
+            let was = match &**name {
+                "was" => Some(Was::Was),
+                "changed" => Some(Was::Changed),
+                "becameTrue" => Some(Was::BecameTrue),
+                _ => None,
+            };
+            if let Some(was) = was {
+                if args.len() != 1 {
+                    self.error(
+                        span,
+                        format!("{name} expects 1 argument, got {}", args.len()),
+                    );
+                    return error_node(span).kind;
+                }
+                return NodeKind::Was(was, Box::new(self.expr(&args[0])));
+            }
+            if let Some(b) = Builtin::by_name(name) {
+                return NodeKind::CallBuiltin(b, self.exprs(args));
+            }
+        }
+        NodeKind::Call(Box::new(self.expr(callee)), self.exprs(args))
+    }
+}
+
+/// A node standing for a syntax error; never run (programs with errors do not run) except in
+/// template insertions, which fail on their own.
+fn error_node(span: Span) -> Node {
+    Node {
+        kind: NodeKind::Global(Rc::from("")),
+        span,
+    }
+}
