@@ -1,2 +1,39 @@
-//! alea-blackjack (under construction).
+//! Blackjack, the Tetris randomizer language (Lardarse and Tepples, 2006).
+//!
+//! A spec such as `I,J,L,O,S,T,Z with 4 history 6 rolls first I,J,L,T` names a list of pieces and
+//! a rule for dealing them. This crate parses and checks specs ([`Spec`], errors with codes
+//! E01–E08), prints their canonical form (`Display`), deals them with the portable RNG of
+//! `rng.md` ([`Randomizer`], an infinite iterator with `peek`, `Clone` and a serializable
+//! state), knows the presets of spec §6, and computes exact long-run statistics as fractions
+//! ([`exact`]) or simulated ones ([`simulate`]).
+//!
+//! ```
+//! use alea_blackjack::{Piece, Randomizer, Spec};
+//!
+//! let spec: Spec = "bag of I,J,L,O,S,T,Z".parse().unwrap();
+//! let mut dealer = Randomizer::new(&spec, 0);
+//! let next: Vec<&str> = dealer.peek(7).into_iter().map(|p| spec.pieces()[p.0 as usize].as_ref()).collect();
+//! assert_eq!(next.concat(), "LZJISOT");
+//! assert_eq!(dealer.next(), Some(Piece(2))); // L
+//! ```
 #![forbid(unsafe_code)]
+
+mod chain;
+mod exact;
+mod lexer;
+mod parser;
+mod presets;
+mod randomizer;
+mod rational;
+mod sim;
+mod spec;
+
+pub use exact::{
+    ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
+};
+pub use parser::MAX_COUNT;
+pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
+pub use randomizer::{Piece, Randomizer, STATE_FORMAT};
+pub use rational::Ratio;
+pub use sim::{GapCounts, SimStats, simulate, simulate_randomizer};
+pub use spec::{Spec, SpecError};

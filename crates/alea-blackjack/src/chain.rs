@@ -1,0 +1,715 @@
+//! The lumped Markov chain of one piece X.
+//!
+//! Bag and history rules choose uniformly among cards, so their transition law commutes with
+//! every permutation of cards that maps X-cards to X-cards and other cards to other cards. States
+//! that differ by such a permutation are merged ("strong lumping"), which is exact from any start
+//! and for every event that only asks "was the deal an X?" or "did every roll hit the history?".
+//! That turns the 2401 histories of TGM into 52 patterns and a 14-bag into at most 3×13 states.
+//! The first deal of `first F` is applied to the concrete start, then lumped.
+
+// Matrix and state-vector code reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
+use crate::presets::Builtin;
+use crate::randomizer::Dealer;
+use crate::rational::Ratio;
+use crate::spec::{Core, Spec};
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
+use num_traits::{One, Zero};
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+/// A lumped state.
+pub(crate) type Key = Vec<u32>;
+
+/// One outcome of a deal from a state.
+#[derive(Clone, Debug)]
+pub(crate) struct Edge {
+    pub prob: Ratio,
+    pub is_x: bool,
+    pub from_history: bool,
+    pub to: usize,
+}
+
+/// The explored chain: states in discovery order, their edges, and the start distribution.
+pub(crate) struct Chain {
+    pub keys: Vec<Key>,
+    pub edges: Vec<Vec<Edge>>,
+    pub start: Vec<(usize, Ratio)>,
+}
+
+/// Why a chain could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ChainError {
+    TooManyStates(usize),
+    NumbersTooLarge,
+}
+
+/// The rule of one piece's lumped chain.
+pub(crate) enum Model<'a> {
+    List {
+        m: u64,
+        n: u64,
+    },
+    Sequence {
+        spec: &'a Spec,
+        x: u16,
+    },
+    Bag {
+        spec: &'a Spec,
+        x: u16,
+        k: u64,
+    },
+    History {
+        spec: &'a Spec,
+        x: u16,
+        len: usize,
+        rolls: Option<u32>,
+    },
+    Nes,
+    Pairs,
+}
+
+struct Outcome {
+    prob: Ratio,
+    is_x: bool,
+    from_history: bool,
+    next: Key,
+}
+
+impl<'a> Model<'a> {
+    pub(crate) fn for_spec(spec: &'a Spec, x: u16) -> Model<'a> {
+        let n = spec.cards.len() as u64;
+        let m = spec.cards.iter().filter(|&&c| c == x).count() as u64;
+        match &spec.core {
+            Core::List => Model::List { m, n },
+            Core::Sequence => Model::Sequence { spec, x },
+            Core::Bag { count } => Model::Bag {
+                spec,
+                x,
+                k: u64::from(*count),
+            },
+            Core::History { len, rolls, .. } => Model::History {
+                spec,
+                x,
+                len: *len as usize,
+                rolls: *rolls,
+            },
+        }
+    }
+
+    pub(crate) fn for_builtin(b: &Builtin) -> Option<Model<'static>> {
+        match b {
+            Builtin::Nes { .. } => Some(Model::Nes),
+            Builtin::Pairs { .. } => Some(Model::Pairs),
+            Builtin::Tgm3 { .. } => None,
+        }
+    }
+
+    /// X-cards and other cards, in list order.
+    fn split(spec: &Spec, x: u16) -> (Vec<u16>, Vec<u16>) {
+        let (mut xs, mut os) = (Vec::new(), Vec::new());
+        for (c, &name) in spec.cards.iter().enumerate() {
+            if name == x {
+                xs.push(c as u16);
+            } else {
+                os.push(c as u16);
+            }
+        }
+        (xs, os)
+    }
+
+    /// Canonical key of a concrete history: X-cards become 2r and other cards 2r+1, ranks in
+    /// order of first appearance from the oldest.
+    fn history_key(spec: &Spec, x: u16, history: &VecDeque<u16>) -> Key {
+        let mut seen: Vec<(u16, u32)> = Vec::new();
+        let (mut nx, mut no) = (0u32, 0u32);
+        history
+            .iter()
+            .map(|&c| {
+                if let Some(&(_, t)) = seen.iter().find(|p| p.0 == c) {
+                    return t;
+                }
+                let t = if spec.cards[c as usize] == x {
+                    nx += 1;
+                    2 * (nx - 1)
+                } else {
+                    no += 1;
+                    2 * (no - 1) + 1
+                };
+                seen.push((c, t));
+                t
+            })
+            .collect()
+    }
+
+    fn bag_key(spec: &Spec, x: u16, remaining: &[u16]) -> Key {
+        let xr = remaining
+            .iter()
+            .filter(|&&c| spec.cards[c as usize] == x)
+            .count() as u32;
+        vec![xr, remaining.len() as u32 - xr]
+    }
+
+    /// The start distribution, after the first deal of `first F` when there is one.
+    fn start(&self) -> Vec<(Ratio, Key)> {
+        let (spec, x) = match self {
+            Model::List { .. } => return vec![(Ratio::one(), vec![])],
+            Model::Nes => return vec![(Ratio::one(), vec![0])],
+            Model::Pairs => return vec![(Ratio::one(), vec![0, 0])],
+            Model::Sequence { spec, x }
+            | Model::Bag { spec, x, .. }
+            | Model::History { spec, x, .. } => (*spec, *x),
+        };
+        let key_of = |d: &Dealer| match d {
+            Dealer::List => vec![],
+            Dealer::Sequence { position } => vec![*position],
+            Dealer::Bag { remaining, .. } => Model::bag_key(spec, x, remaining),
+            Dealer::History { history, .. } => Model::history_key(spec, x, history),
+        };
+        let initial = Dealer::initial(spec);
+        match &spec.first {
+            None => vec![(Ratio::one(), key_of(&initial))],
+            Some(f) => {
+                let mut out: Vec<(Ratio, Key)> = Vec::new();
+                for &name in f {
+                    let mut d = initial.clone();
+                    d.deal_first(spec, name);
+                    let key = key_of(&d);
+                    let p = Ratio::from_u64(1, f.len() as u64);
+                    match out.iter_mut().find(|o| o.1 == key) {
+                        Some(o) => o.0 = &o.0 + &p,
+                        None => out.push((p, key)),
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The outcomes of one deal from the state `key`.
+    fn step(&self, key: &Key) -> Result<Vec<Outcome>, ChainError> {
+        let o = |num: u64, den: u64, is_x: bool, next: Key| Outcome {
+            prob: Ratio::from_u64(num, den),
+            is_x,
+            from_history: false,
+            next,
+        };
+        Ok(match self {
+            Model::List { m, n } => vec![o(*m, *n, true, vec![]), o(n - m, *n, false, vec![])],
+            Model::Sequence { spec, x } => {
+                let n = spec.cards.len() as u32;
+                let p = key[0];
+                vec![o(1, 1, spec.cards[p as usize] == *x, vec![(p + 1) % n])]
+            }
+            Model::Bag { spec, x, k } => {
+                let n = spec.cards.len() as u64;
+                let m = spec.cards.iter().filter(|&&c| c == *x).count() as u64;
+                let (xr, or) = (u64::from(key[0]), u64::from(key[1]));
+                let left = xr + or;
+                let dealt = n - left + 1;
+                let after = |xr: u64, or: u64| {
+                    if dealt >= *k {
+                        vec![m as u32, (n - m) as u32]
+                    } else {
+                        vec![xr as u32, or as u32]
+                    }
+                };
+                let mut v = Vec::new();
+                if xr > 0 {
+                    v.push(o(xr, left, true, after(xr - 1, or)));
+                }
+                if or > 0 {
+                    v.push(o(or, left, false, after(xr, or - 1)));
+                }
+                v
+            }
+            Model::History {
+                spec,
+                x,
+                len,
+                rolls,
+            } => Self::history_step(spec, *x, *len, *rolls, key)?,
+            Model::Nes => match key[0] {
+                0 => vec![o(1, 7, true, vec![1]), o(6, 7, false, vec![2])],
+                1 => vec![o(1, 28, true, vec![1]), o(27, 28, false, vec![2])],
+                _ => vec![o(9, 56, true, vec![1]), o(47, 56, false, vec![2])],
+            },
+            Model::Pairs => {
+                let (xr, or) = (u64::from(key[0]), u64::from(key[1]));
+                if xr + or == 0 {
+                    vec![
+                        o(1, 7, true, vec![2, 3]),
+                        o(1, 7, false, vec![3, 2]),
+                        o(5, 7, false, vec![0, 5]),
+                    ]
+                } else {
+                    let mut v = Vec::new();
+                    if xr > 0 {
+                        v.push(o(xr, xr + or, true, vec![key[0] - 1, key[1]]));
+                    }
+                    if or > 0 {
+                        v.push(o(or, xr + or, false, vec![key[0], key[1] - 1]));
+                    }
+                    v
+                }
+            }
+        })
+    }
+
+    fn history_step(
+        spec: &Spec,
+        x: u16,
+        len: usize,
+        rolls: Option<u32>,
+        key: &Key,
+    ) -> Result<Vec<Outcome>, ChainError> {
+        let (xs, os) = Self::split(spec, x);
+        let n = spec.cards.len() as u64;
+        let card_of = |t: u32| {
+            if t.is_multiple_of(2) {
+                xs[(t / 2) as usize]
+            } else {
+                os[(t / 2) as usize]
+            }
+        };
+        let history: VecDeque<u16> = key.iter().map(|&t| card_of(t)).collect();
+        let mut distinct: Vec<u32> = Vec::new();
+        for &t in key {
+            if !distinct.contains(&t) {
+                distinct.push(t);
+            }
+        }
+        let kx = distinct.iter().filter(|&&t| t.is_multiple_of(2)).count() as u64;
+        let ko = distinct.len() as u64 - kx;
+        let k = kx + ko;
+        let (fresh_x, fresh_o) = ((xs.len() as u64) - kx, (os.len() as u64) - ko);
+        let next = |card: u16| {
+            let mut h = history.clone();
+            h.push_back(card);
+            if h.len() > len {
+                h.pop_front();
+            }
+            Self::history_key(spec, x, &h)
+        };
+        let mut out = Vec::new();
+        let mut push = |prob: Ratio, is_x: bool, from_history: bool, card: u16| {
+            if !prob.is_zero() {
+                out.push(Outcome {
+                    prob,
+                    is_x,
+                    from_history,
+                    next: next(card),
+                });
+            }
+        };
+        match rolls {
+            None => {
+                let free = n - k;
+                if fresh_x > 0 {
+                    push(Ratio::from_u64(fresh_x, free), true, false, xs[kx as usize]);
+                }
+                if fresh_o > 0 {
+                    push(
+                        Ratio::from_u64(fresh_o, free),
+                        false,
+                        false,
+                        os[ko as usize],
+                    );
+                }
+            }
+            Some(r) => {
+                // Exact powers n^R can be huge; refuse before they exhaust time or memory.
+                if u64::from(r) * u64::from(64 - n.leading_zeros()) > 20_000 {
+                    return Err(ChainError::NumbersTooLarge);
+                }
+                let nr = BigUint::from(n).pow(r);
+                let kr = BigUint::from(k).pow(r);
+                if k < n {
+                    // Each fresh card: (n^R - k^R) / ((n - k) n^R).
+                    let den = &nr * BigUint::from(n - k);
+                    let each = Ratio::new(&nr - &kr, den);
+                    for (count, is_x, card) in [
+                        (fresh_x, true, xs.get(kx as usize)),
+                        (fresh_o, false, os.get(ko as usize)),
+                    ] {
+                        if let (true, Some(&c)) = (count > 0, card) {
+                            push(&each * &Ratio::from_u64(count, 1), is_x, false, c);
+                        }
+                    }
+                }
+                if k > 0 {
+                    // Each history card: all R rolls hit and the last one is that card.
+                    let each = Ratio::new(BigUint::from(k).pow(r - 1), nr.clone());
+                    for &t in &distinct {
+                        push(each.clone(), t.is_multiple_of(2), true, card_of(t));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Explores the chain reachable from the model's start, merging equal outcomes.
+pub(crate) fn build(model: &Model<'_>, max_states: usize) -> Result<Chain, ChainError> {
+    let mut index: HashMap<Key, usize> = HashMap::new();
+    let mut keys: Vec<Key> = Vec::new();
+    let mut edges: Vec<Vec<Edge>> = Vec::new();
+    let mut intern = |key: Key, keys: &mut Vec<Key>| -> Result<usize, ChainError> {
+        if let Some(&i) = index.get(&key) {
+            return Ok(i);
+        }
+        if keys.len() >= max_states {
+            return Err(ChainError::TooManyStates(max_states));
+        }
+        index.insert(key.clone(), keys.len());
+        keys.push(key);
+        Ok(keys.len() - 1)
+    };
+    let mut start = Vec::new();
+    for (p, key) in model.start() {
+        start.push((intern(key, &mut keys)?, p));
+    }
+    let mut i = 0;
+    while i < keys.len() {
+        let outcomes = model.step(&keys[i])?;
+        let mut list: Vec<Edge> = Vec::with_capacity(outcomes.len());
+        for o in outcomes {
+            let to = intern(o.next, &mut keys)?;
+            match list
+                .iter_mut()
+                .find(|e| e.to == to && e.is_x == o.is_x && e.from_history == o.from_history)
+            {
+                Some(e) => e.prob = &e.prob + &o.prob,
+                None => list.push(Edge {
+                    prob: o.prob,
+                    is_x: o.is_x,
+                    from_history: o.from_history,
+                    to,
+                }),
+            }
+        }
+        edges.push(list);
+        i += 1;
+    }
+    Ok(Chain { keys, edges, start })
+}
+
+/// Strongly connected components (iterative Tarjan), in reverse topological order: every edge
+/// leaving a component goes to one listed earlier.
+pub(crate) fn components(chain: &Chain) -> Vec<Vec<usize>> {
+    let n = chain.keys.len();
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if *next < chain.edges[v].len() {
+                let w = chain.edges[v][*next].to;
+                *next += 1;
+                if index[w] == UNSEEN {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                work.pop();
+                if let Some(&(parent, _)) = work.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comp.sort_unstable();
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Largest class solved by dense elimination.
+pub(crate) const MAX_DENSE: usize = 400;
+
+/// The stationary distribution of a closed class (`states` sorted), as probabilities in the
+/// class's order. Uses a regeneration state when the rest of the class is acyclic (bags,
+/// sequences), else the GTH elimination.
+pub(crate) fn stationary(chain: &Chain, states: &[usize]) -> Result<Vec<Ratio>, ChainError> {
+    let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let size = states.len();
+    // Regeneration: remove the first state; if what remains is a DAG, count expected visits
+    // per cycle in topological order.
+    let r = 0usize;
+    let mut indeg = vec![0usize; size];
+    for &s in states {
+        for e in &chain.edges[s] {
+            let t = pos[&e.to];
+            if t != r {
+                indeg[t] += 1;
+            }
+        }
+    }
+    let mut order = vec![r];
+    let mut queue: Vec<usize> = (0..size).filter(|&i| i != r && indeg[i] == 0).collect();
+    let mut head = 0;
+    // Kahn's algorithm seeded from r's successors.
+    let mut done = 0;
+    while done < order.len() || head < queue.len() {
+        let v = if done < order.len() {
+            done += 1;
+            order[done - 1]
+        } else {
+            head += 1;
+            let v = queue[head - 1];
+            order.push(v);
+            done += 1;
+            v
+        };
+        for e in &chain.edges[states[v]] {
+            let t = pos[&e.to];
+            if t != r {
+                indeg[t] -= 1;
+                if indeg[t] == 0 {
+                    queue.push(t);
+                }
+            }
+        }
+    }
+    if order.len() == size {
+        let mut visits = vec![Ratio::zero(); size];
+        visits[r] = Ratio::one();
+        for &v in &order {
+            if visits[v].is_zero() {
+                continue;
+            }
+            let here = visits[v].clone();
+            for e in &chain.edges[states[v]] {
+                let t = pos[&e.to];
+                if t != r {
+                    visits[t] = &visits[t] + &(&here * &e.prob);
+                }
+            }
+        }
+        let total = visits.iter().fold(Ratio::zero(), |a, b| &a + b);
+        return Ok(visits.iter().map(|v| v / &total).collect());
+    }
+    if size > MAX_DENSE {
+        return Err(ChainError::TooManyStates(size));
+    }
+    solve_stationary(chain, states, &pos)
+}
+
+/// Exact stationary law of an irreducible class by Bareiss's fraction-free elimination on
+/// integers: `π (P − I) = 0` scaled by the common denominator, one equation replaced by
+/// `Σ π = 1`. Only exact divisions happen inside the loop, so no gcd is needed until the end.
+fn solve_stationary(
+    chain: &Chain,
+    states: &[usize],
+    pos: &HashMap<usize, usize>,
+) -> Result<Vec<Ratio>, ChainError> {
+    let size = states.len();
+    let mut l = BigUint::one();
+    for &s in states {
+        for e in &chain.edges[s] {
+            l = l.lcm(e.prob.denom());
+        }
+    }
+    let li = BigInt::from(l.clone());
+    // a[j][i]: coefficient of π_i in the balance equation of state j; column `size` is b.
+    let mut a = vec![vec![BigInt::zero(); size + 1]; size];
+    for (i, &s) in states.iter().enumerate() {
+        for e in &chain.edges[s] {
+            let j = pos[&e.to];
+            let w = e.prob.numer() * (&l / e.prob.denom());
+            a[j][i] += BigInt::from(w);
+        }
+        a[i][i] -= &li;
+    }
+    for x in a[0].iter_mut() {
+        *x = BigInt::one();
+    }
+    let mut prev = BigInt::one();
+    for k in 0..size {
+        if a[k][k].is_zero() {
+            let Some(r) = (k + 1..size).find(|&r| !a[r][k].is_zero()) else {
+                return Err(ChainError::TooManyStates(size));
+            };
+            a.swap(k, r);
+        }
+        let (top, rest) = a.split_at_mut(k + 1);
+        let pivot_row = &top[k];
+        for row in rest.iter_mut() {
+            let f = std::mem::take(&mut row[k]);
+            for j in k + 1..=size {
+                let v = &row[j] * &pivot_row[k] - &f * &pivot_row[j];
+                row[j] = v / &prev;
+            }
+        }
+        prev = a[k][k].clone();
+    }
+    // Back substitution in rationals (signed), then the result must be non-negative.
+    let mut x: Vec<(BigInt, BigInt)> = vec![(BigInt::zero(), BigInt::one()); size];
+    for i in (0..size).rev() {
+        // x_i = (b_i - Σ_{j>i} a_ij x_j) / a_ii, accumulated over a common denominator.
+        let mut num = a[i][size].clone();
+        let mut den = BigInt::one();
+        for j in i + 1..size {
+            if a[i][j].is_zero() || x[j].0.is_zero() {
+                continue;
+            }
+            // num/den - a_ij * xn/xd
+            let (xn, xd) = &x[j];
+            num = num * xd - &a[i][j] * xn * &den;
+            den *= xd;
+            let g = num.gcd(&den);
+            if !g.is_one() && !g.is_zero() {
+                num /= &g;
+                den /= &g;
+            }
+        }
+        den *= &a[i][i];
+        if den.sign() == Sign::Minus {
+            num = -num;
+            den = -den;
+        }
+        let g = num.gcd(&den);
+        if !g.is_one() && !g.is_zero() {
+            num /= &g;
+            den /= &g;
+        }
+        x[i] = (num, den);
+    }
+    x.into_iter()
+        .map(|(n, d)| match (n.to_biguint(), d.to_biguint()) {
+            (Some(n), Some(d)) => Ok(Ratio::new(n, d)),
+            _ => Err(ChainError::TooManyStates(size)),
+        })
+        .collect()
+}
+
+/// Solves `x = b + x·Q` for the expected visits of a transient component with cycles
+/// (`Q` = its internal transitions), by Gauss–Jordan elimination on `x (I − Q) = b`.
+pub(crate) fn transient_visits(
+    chain: &Chain,
+    states: &[usize],
+    b: &[Ratio],
+) -> Result<Vec<Ratio>, ChainError> {
+    let size = states.len();
+    if size > MAX_DENSE {
+        return Err(ChainError::TooManyStates(size));
+    }
+    let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let mut q = vec![vec![Ratio::zero(); size]; size];
+    for (i, &s) in states.iter().enumerate() {
+        for e in &chain.edges[s] {
+            if let Some(&j) = pos.get(&e.to) {
+                q[i][j] = &q[i][j] + &e.prob;
+            }
+        }
+    }
+    // Equation k: x_k (1 − Q[k][k]) = b_k + Σ_{i≠k} x_i Q[i][k]. Solve for x_k from the last
+    // down, substituting it into the remaining equations; then back-substitute upwards.
+    let mut rhs: Vec<Ratio> = b.to_vec();
+    let mut coef = q; // coef[i][k]: weight of x_i in x_k's equation
+    for k in (0..size).rev() {
+        let stay = &Ratio::one() - &coef[k][k];
+        if stay.is_zero() {
+            return Err(ChainError::TooManyStates(size));
+        }
+        for i in 0..k {
+            coef[i][k] = &coef[i][k] / &stay;
+        }
+        rhs[k] = &rhs[k] / &stay;
+        coef[k][k] = Ratio::zero();
+        // Substitute x_k into every remaining equation j.
+        for j in 0..k {
+            if coef[k][j].is_zero() {
+                continue;
+            }
+            let w = coef[k][j].clone();
+            rhs[j] = &rhs[j] + &(&w * &rhs[k]);
+            for i in 0..k {
+                if !coef[i][k].is_zero() {
+                    coef[i][j] = &coef[i][j] + &(&w * &coef[i][k]);
+                }
+            }
+        }
+    }
+    let mut x = vec![Ratio::zero(); size];
+    for k in 0..size {
+        let mut acc = rhs[k].clone();
+        for i in 0..k {
+            if !coef[i][k].is_zero() {
+                acc = &acc + &(&x[i] * &coef[i][k]);
+            }
+        }
+        x[k] = acc;
+    }
+    Ok(x)
+}
+
+/// True if a cycle of edges accepted by `keep` is reachable from `from` through such edges.
+pub(crate) fn has_cycle(chain: &Chain, from: &[usize], keep: impl Fn(&Edge) -> bool) -> bool {
+    let n = chain.keys.len();
+    // 0 = unseen, 1 = on the DFS path, 2 = finished.
+    let mut color = vec![0u8; n];
+    for &root in from {
+        if color[root] != 0 {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        color[root] = 1;
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if let Some(e) = chain.edges[v].get(*next) {
+                *next += 1;
+                if !keep(e) {
+                    continue;
+                }
+                match color[e.to] {
+                    0 => {
+                        color[e.to] = 1;
+                        work.push((e.to, 0));
+                    }
+                    1 => return true,
+                    _ => {}
+                }
+            } else {
+                color[v] = 2;
+                work.pop();
+            }
+        }
+    }
+    false
+}
+
+/// Σ of probabilities (helper).
+pub(crate) fn sum<'a>(it: impl Iterator<Item = &'a Ratio>) -> Ratio {
+    it.fold(Ratio::zero(), |a, b| &a + b)
+}
