@@ -18,7 +18,7 @@ pub fn terminal_bars(values: &[f64], width: usize) -> Vec<String> {
             }
             let eighths = ((v / max) * (width * 8) as f64).round() as usize;
             let mut bar = "█".repeat(eighths / 8);
-            if eighths % 8 > 0 {
+            if !eighths.is_multiple_of(8) {
                 bar.push(EIGHTHS[eighths % 8 - 1]);
             }
             bar
