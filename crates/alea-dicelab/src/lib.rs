@@ -3,6 +3,8 @@
 //! * [`parse`] turns a [`SourceFile`](alea_core::SourceFile) into a [`Program`] (its
 //!   well-formed statements, variables resolved to slots) plus syntax [`Diagnostic`]s;
 //! * [`print_tree`] prints a statement as 0.7's `-p` does;
+//! * [`Roller`] samples one outcome (roll mode) and [`eval`] the histogram of many rolls on all
+//!   cores (eval mode); [`ops`] holds the value rules both evaluators share;
 //! * the exact engine lives in [`calc`].
 //!
 //! ```
@@ -22,16 +24,21 @@
 
 pub mod ast;
 pub mod calc;
+mod eval;
 mod lexer;
+pub mod ops;
 mod parser;
 mod resolve;
+mod roll;
 mod tree;
 
 pub use alea_core::Diagnostic;
 pub use ast::{Expr, ExprKind, Program, Statement};
+pub use eval::{Histogram, TASK_ROLLS, eval};
 pub use lexer::{Lexer, Token, TokenKind, split_statements};
 pub use parser::{MAX_DEPTH, MAX_NODES};
 pub use resolve::{resolve_program, resolve_statement};
+pub use roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError, Roller};
 pub use tree::print_tree;
 
 use alea_core::SourceFile;

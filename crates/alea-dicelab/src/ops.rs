@@ -1,0 +1,250 @@
+//! The value rules of dicelab.md §3, shared by the sampling evaluator and the exact engine.
+//!
+//! Values are `i32`; arithmetic wraps in 32-bit two's complement.
+
+use crate::ast::{BinOp, Selector};
+
+/// Why a binary operation has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpError {
+    /// `a / 0`.
+    DivisionByZero,
+    /// `a % 0`.
+    ModuloByZero,
+    /// `a . b` with `b < 0`.
+    NegativeConcat(i32),
+}
+
+impl OpError {
+    /// The message of dicelab.md §3.
+    pub fn message(self) -> String {
+        match self {
+            OpError::DivisionByZero => "division by zero".to_string(),
+            OpError::ModuloByZero => "modulo by zero".to_string(),
+            OpError::NegativeConcat(b) => {
+                format!("right operand of '.' must not be negative (got {b})")
+            }
+        }
+    }
+}
+
+/// `a OP b` (dicelab.md §3).
+#[inline]
+pub fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, OpError> {
+    Ok(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => {
+            if b == 0 {
+                return Err(OpError::DivisionByZero);
+            }
+            a.wrapping_div(b)
+        }
+        BinOp::Rem => {
+            if b == 0 {
+                return Err(OpError::ModuloByZero);
+            }
+            a.wrapping_rem(b)
+        }
+        BinOp::Pow => pow(a, b),
+        BinOp::Concat => concat(a, b)?,
+    })
+}
+
+/// `a ^ b`: b ≥ 0: a^b if it fits in i32, else −2147483648. b < 0: 1 if a = 1, (−1)^b if
+/// a = −1, −2147483648 if a = 0, else 0.
+pub fn pow(a: i32, b: i32) -> i32 {
+    if b < 0 {
+        return match a {
+            1 => 1,
+            -1 => {
+                if b % 2 == 0 {
+                    1
+                } else {
+                    -1
+                }
+            }
+            0 => i32::MIN,
+            _ => 0,
+        };
+    }
+    match a {
+        0 => i32::from(b == 0),
+        1 => 1,
+        -1 => {
+            if b % 2 == 0 {
+                1
+            } else {
+                -1
+            }
+        }
+        _ if b > 32 => i32::MIN,
+        _ => i64::from(a)
+            .checked_pow(b as u32)
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(i32::MIN),
+    }
+}
+
+/// `a . b`: textual concatenation `a·10^k + b` (`− b` when a < 0), k = number of digits of b
+/// (at least 1), then wrapped to 32 bits. `b < 0` is an error.
+pub fn concat(a: i32, b: i32) -> Result<i32, OpError> {
+    if b < 0 {
+        return Err(OpError::NegativeConcat(b));
+    }
+    let mut scale: i128 = 10;
+    let mut rest = b / 10;
+    while rest > 0 {
+        scale *= 10;
+        rest /= 10;
+    }
+    let head = i128::from(a) * scale;
+    let v = if a < 0 {
+        head - i128::from(b)
+    } else {
+        head + i128::from(b)
+    };
+    Ok(v as i32)
+}
+
+/// Keeps (or, with `drop`, removes) the members of `list` picked by a `first`/`last`/`low`/
+/// `high` selector with count `n ≥ 0`, preserving order (dicelab.md §3 "Low/high": among
+/// equal values the earliest are kept). `scratch` is reused working memory.
+pub fn select_count(
+    selector: Selector,
+    drop: bool,
+    n: usize,
+    list: &mut Vec<i32>,
+    scratch: &mut Vec<i32>,
+) {
+    let len = list.len();
+    let n = n.min(len);
+    match selector {
+        Selector::First => {
+            if drop {
+                list.drain(..n);
+            } else {
+                list.truncate(n);
+            }
+        }
+        Selector::Last => {
+            if drop {
+                list.truncate(len - n);
+            } else {
+                list.drain(..len - n);
+            }
+        }
+        Selector::Low | Selector::High => {
+            // Which multiset to keep: the `m` smallest or the `m` largest values.
+            let (m, smallest) = match (selector, drop) {
+                (Selector::Low, false) => (n, true),
+                (Selector::High, false) => (n, false),
+                (Selector::Low, true) => (len - n, false),
+                _ => (len - n, true),
+            };
+            keep_extreme(list, m, smallest, scratch);
+        }
+        _ => {}
+    }
+}
+
+/// Keeps the multiset of the `m` smallest (or largest) values of `list`, in order, earliest
+/// first among equal values.
+fn keep_extreme(list: &mut Vec<i32>, m: usize, smallest: bool, scratch: &mut Vec<i32>) {
+    let len = list.len();
+    if m >= len {
+        return;
+    }
+    if m == 0 {
+        list.clear();
+        return;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(list);
+    scratch.sort_unstable();
+    if smallest {
+        let t = scratch[m - 1];
+        let mut needed = scratch[..m].iter().rev().take_while(|&&v| v == t).count();
+        list.retain(|&v| {
+            if v < t {
+                true
+            } else if v == t && needed > 0 {
+                needed -= 1;
+                true
+            } else {
+                false
+            }
+        });
+    } else {
+        let t = scratch[len - m];
+        let mut needed = scratch[len - m..].iter().take_while(|&&v| v == t).count();
+        list.retain(|&v| {
+            if v > t {
+                true
+            } else if v == t && needed > 0 {
+                needed -= 1;
+                true
+            } else {
+                false
+            }
+        });
+    }
+}
+
+/// Keeps (or, with `drop`, removes) the members `m` of `list` with `m OP x`.
+pub fn select_compare(selector: Selector, drop: bool, x: i32, list: &mut Vec<i32>) {
+    list.retain(|&m| selector.compare(m, x) != drop);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_vectors() {
+        assert_eq!(binary(BinOp::Div, -7, 2), Ok(-3));
+        assert_eq!(binary(BinOp::Rem, -7, 3), Ok(-1));
+        assert_eq!(binary(BinOp::Rem, 7, -3), Ok(1));
+        assert_eq!(binary(BinOp::Div, i32::MIN, -1), Ok(i32::MIN));
+        assert_eq!(binary(BinOp::Rem, i32::MIN, -1), Ok(0));
+        assert_eq!(binary(BinOp::Div, 1, 0), Err(OpError::DivisionByZero));
+        assert_eq!(pow(2, -1), 0);
+        assert_eq!(pow(-1, -1), -1);
+        assert_eq!(pow(-2, -1), 0);
+        assert_eq!(pow(0, 0), 1);
+        assert_eq!(pow(3, 4), 81);
+        assert_eq!(pow(0, -1), i32::MIN);
+        assert_eq!(pow(2, 31), i32::MIN);
+        assert_eq!(pow(-2, 31), i32::MIN);
+        assert_eq!(pow(2, 1000), i32::MIN);
+        assert_eq!(pow(0, 5), 0);
+        assert_eq!(concat(-10, 9), Ok(-109));
+        assert_eq!(concat(1, 10), Ok(110));
+        assert_eq!(concat(1, 100), Ok(1100));
+        assert_eq!(concat(1, 0), Ok(10));
+        assert_eq!(concat(-1, 5), Ok(-15));
+        assert_eq!(concat(1, -5), Err(OpError::NegativeConcat(-5)));
+    }
+
+    #[test]
+    fn low_high_keep_earliest() {
+        let run = |sel, drop, n, v: &[i32]| {
+            let mut l = v.to_vec();
+            select_count(sel, drop, n, &mut l, &mut Vec::new());
+            l
+        };
+        assert_eq!(run(Selector::Low, false, 2, &[3, 1, 2, 1]), vec![1, 1]);
+        assert_eq!(run(Selector::High, true, 1, &[5, 1, 5]), vec![5, 1]);
+        assert_eq!(run(Selector::Low, true, 1, &[1, 5, 1]), vec![1, 5]);
+        assert_eq!(run(Selector::Low, false, 2, &[5, 1, 4, 1, 3]), vec![1, 1]);
+        assert_eq!(run(Selector::High, false, 2, &[2, 3, 1]), vec![2, 3]);
+        assert_eq!(run(Selector::High, false, 10, &[3, 1, 2]), vec![3, 1, 2]);
+        assert_eq!(run(Selector::Low, true, 2, &[1, 2, 1, 2, 1]), vec![1, 2, 2]);
+        assert_eq!(
+            run(Selector::First, true, 10, &[1, 2, 3]),
+            Vec::<i32>::new()
+        );
+        assert_eq!(run(Selector::Last, false, 1, &[1, 2, 3]), vec![3]);
+    }
+}

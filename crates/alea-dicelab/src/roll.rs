@@ -1,0 +1,399 @@
+//! The sampling evaluator ("roll"): one random outcome of a statement.
+//!
+//! Draws follow the evaluation order of dicelab.md §3 (source order; a filter evaluates n,
+//! then e; `#` evaluates n, then e n times), with `dn` = `range_inclusive(1, n)` and
+//! `perm` = `shuffle` (§6). Values are appended into one output buffer and scratch buffers are
+//! recycled, so a roll allocates almost nothing after warm-up.
+//!
+//! Limits (§3): a list longer than [`MAX_LIST_LEN`] elements, a `while` with more than
+//! [`MAX_WHILE_ITERATIONS`] iterations, or more than [`MAX_STEPS`] evaluation steps in one
+//! roll are runtime errors.
+
+use crate::ast::{self, Expr, ExprKind, Statement};
+use crate::ops;
+use alea_core::{Diagnostic, Rng, Span};
+
+/// Longest list a roll may build.
+pub const MAX_LIST_LEN: usize = 10_000_000;
+/// Most iterations of one `while` in one evaluation.
+pub const MAX_WHILE_ITERATIONS: u64 = 1_000_000;
+/// Most evaluation steps (nodes visited, repetitions, iterations) in one roll.
+pub const MAX_STEPS: u64 = 100_000_000;
+
+/// A runtime error: message and the span it is reported at.
+pub type RollError = Box<Diagnostic>;
+
+fn error(span: Span, message: impl Into<String>) -> RollError {
+    Box::new(Diagnostic::error(message).with_span(span))
+}
+
+/// Evaluates statements by sampling. Keep one `Roller` per thread and reuse it: it holds the
+/// environment and the recycled buffers.
+#[derive(Debug, Default)]
+pub struct Roller {
+    env: Vec<Vec<i32>>,
+    pool: Vec<Vec<i32>>,
+    steps: u64,
+}
+
+impl Roller {
+    /// A roller with empty buffers.
+    pub fn new() -> Roller {
+        Roller::default()
+    }
+
+    /// One roll of `statement` (its value, possibly `()` or a list), drawing from `rng`.
+    pub fn roll(&mut self, statement: &Statement, rng: &mut Rng) -> Result<Vec<i32>, RollError> {
+        let mut out = Vec::new();
+        self.roll_into(statement, rng, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`Roller::roll`], writing the value into `out` (cleared first).
+    pub fn roll_into(
+        &mut self,
+        statement: &Statement,
+        rng: &mut Rng,
+        out: &mut Vec<i32>,
+    ) -> Result<(), RollError> {
+        out.clear();
+        self.env.clear();
+        self.steps = 0;
+        let mut cx = Cx { r: self, rng };
+        let result = cx.eval_into(&statement.expr, out);
+        // Return bound buffers left behind by an error.
+        while let Some(v) = self.env.pop() {
+            self.pool.push(v);
+        }
+        result
+    }
+
+    /// One roll that must be a single value or `()` (eval mode): `Ok(None)` for `()`, else the
+    /// value; a longer list is `result is not a single value (list of K values)` at the
+    /// statement start.
+    pub fn roll_single(
+        &mut self,
+        statement: &Statement,
+        rng: &mut Rng,
+        buf: &mut Vec<i32>,
+    ) -> Result<Option<i32>, RollError> {
+        if statement.expr.is_scalar_class() && !matches!(statement.expr.kind, ExprKind::Var(_)) {
+            self.env.clear();
+            self.steps = 0;
+            let mut cx = Cx { r: self, rng };
+            return cx
+                .scalar(&statement.expr, Role("result", ""), statement.span)
+                .map(Some);
+        }
+        self.roll_into(statement, rng, buf)?;
+        match buf.len() {
+            0 => Ok(None),
+            1 => Ok(Some(buf[0])),
+            k => Err(error(
+                Span::point(statement.span.start as usize),
+                format!("result is not a single value (list of {k} values)"),
+            )),
+        }
+    }
+}
+
+/// Names an operand in errors: `Role("left operand", "+")` reads `left operand of '+'`.
+#[derive(Clone, Copy)]
+struct Role(&'static str, &'static str);
+
+struct Cx<'r, 'g> {
+    r: &'r mut Roller,
+    rng: &'g mut Rng,
+}
+
+fn check_len(len: usize, span: Span) -> Result<(), RollError> {
+    if len > MAX_LIST_LEN {
+        return Err(error(
+            span,
+            format!("list too long (more than {MAX_LIST_LEN} elements)"),
+        ));
+    }
+    Ok(())
+}
+
+impl Cx<'_, '_> {
+    #[inline]
+    fn step(&mut self, n: u64, span: Span) -> Result<(), RollError> {
+        self.r.steps += n;
+        if self.r.steps > MAX_STEPS {
+            return Err(error(
+                span,
+                format!("evaluation step limit of {MAX_STEPS} exceeded"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn take_buf(&mut self) -> Vec<i32> {
+        let mut v = self.r.pool.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    fn give_buf(&mut self, v: Vec<i32>) {
+        self.r.pool.push(v);
+    }
+
+    /// A single value. `what` names the operand in the error (`left operand of '+'`), which
+    /// is reported at `at` (the operator).
+    fn scalar(&mut self, e: &Expr, what: Role, at: Span) -> Result<i32, RollError> {
+        use ExprKind::*;
+        self.step(1, e.span)?;
+        match &e.kind {
+            Number(n) => Ok(*n),
+            Neg(a) => Ok(self.scalar(a, Role("operand", "-"), e.span)?.wrapping_neg()),
+            Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let sym = op.symbol();
+                let a = self.scalar(lhs, Role("left operand", sym), *op_span)?;
+                let b = self.scalar(rhs, Role("right operand", sym), *op_span)?;
+                ops::binary(*op, a, b).map_err(|err| error(*op_span, err.message()))
+            }
+            Die(a) => {
+                let n = self.scalar(a, Role("operand", "d"), e.span)?;
+                if n < 1 {
+                    return Err(error(
+                        e.span,
+                        format!("die size must be at least 1 (got {n})"),
+                    ));
+                }
+                Ok(self.rng.range_inclusive(1, i64::from(n)) as i32)
+            }
+            Aggregate(op, a) => {
+                let mut buf = self.take_buf();
+                let r = self.eval_into(a, &mut buf);
+                let v = match op {
+                    ast::Aggregate::Sum => buf.iter().fold(0i32, |s, &x| s.wrapping_add(x)),
+                    ast::Aggregate::Prod => buf.iter().fold(1i32, |s, &x| s.wrapping_mul(x)),
+                    ast::Aggregate::Count => buf.len() as i32,
+                };
+                self.give_buf(buf);
+                r.map(|()| v)
+            }
+            _ => {
+                let mut buf = self.take_buf();
+                let r = self.eval_into(e, &mut buf);
+                let len = buf.len();
+                let first = buf.first().copied();
+                self.give_buf(buf);
+                r?;
+                match (len, first) {
+                    (1, Some(v)) => Ok(v),
+                    _ => Err(error(
+                        at,
+                        format!(
+                            "{} of '{}' needs a single value, got a list of {len} values",
+                            what.0, what.1
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+
+    fn var<'a>(&'a self, e: &Expr, v: &ast::Var) -> Result<&'a [i32], RollError> {
+        match v.slot.and_then(|s| self.r.env.get(s as usize)) {
+            Some(value) => Ok(value),
+            None => Err(error(e.span, format!("unknown variable '{}'", v.name))),
+        }
+    }
+
+    fn eval_into(&mut self, e: &Expr, out: &mut Vec<i32>) -> Result<(), RollError> {
+        use ExprKind::*;
+        match &e.kind {
+            Number(_) | Neg(_) | Binary { .. } | Die(_) | Aggregate(..) => {
+                let v = self.scalar(e, Role("value", ""), e.span)?;
+                out.push(v);
+                check_len(out.len(), e.span)
+            }
+            Var(v) => {
+                self.step(1, e.span)?;
+                let value = self.var(e, v)?;
+                check_len(out.len() + value.len(), e.span)?;
+                out.extend_from_slice(value);
+                Ok(())
+            }
+            Empty => Ok(()),
+            Repeat {
+                count,
+                op_span,
+                body,
+            } => {
+                let n = self.scalar(count, Role("count", "#"), *op_span)?;
+                for _ in 0..n.max(0) {
+                    self.step(1, e.span)?;
+                    self.eval_into(body, out)?;
+                }
+                Ok(())
+            }
+            Range { lo, op_span, hi } => {
+                let a = self.scalar(lo, Role("start", ".."), *op_span)?;
+                let b = self.scalar(hi, Role("end", ".."), *op_span)?;
+                if a <= b {
+                    let n = (i64::from(b) - i64::from(a) + 1) as usize;
+                    check_len(out.len().saturating_add(n), e.span)?;
+                    self.step(n as u64 / 16, e.span)?;
+                    out.extend(a..=b);
+                }
+                Ok(())
+            }
+            List(items) => {
+                for item in items {
+                    self.eval_into(item, out)?;
+                }
+                Ok(())
+            }
+            Reorder(op, a) => {
+                let start = out.len();
+                self.eval_into(a, out)?;
+                let tail = &mut out[start..];
+                match op {
+                    ast::Reorder::Perm => self.rng.shuffle(tail),
+                    ast::Reorder::Sort => tail.sort_unstable(),
+                    ast::Reorder::Rev => tail.reverse(),
+                }
+                Ok(())
+            }
+            Filter {
+                drop,
+                selector,
+                selector_span,
+                n,
+                list,
+            } => {
+                let noun = if selector.is_comparison() {
+                    "value"
+                } else {
+                    "count"
+                };
+                let k = self.scalar(n, Role(noun, selector.symbol()), *selector_span)?;
+                if !selector.is_comparison() && k < 0 {
+                    return Err(error(
+                        *selector_span,
+                        format!("negative count {k} for '{}'", selector.symbol()),
+                    ));
+                }
+                let mut buf = self.take_buf();
+                let r = self.eval_into(list, &mut buf);
+                if r.is_ok() {
+                    if selector.is_comparison() {
+                        ops::select_compare(*selector, *drop, k, &mut buf);
+                    } else {
+                        let mut scratch = self.take_buf();
+                        ops::select_count(*selector, *drop, k as usize, &mut buf, &mut scratch);
+                        self.give_buf(scratch);
+                    }
+                    out.extend_from_slice(&buf);
+                }
+                self.give_buf(buf);
+                r?;
+                check_len(out.len(), e.span)
+            }
+            If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let mut buf = self.take_buf();
+                let r = self.eval_into(cond, &mut buf);
+                let taken = !buf.is_empty();
+                self.give_buf(buf);
+                r?;
+                self.step(1, e.span)?;
+                if taken {
+                    self.eval_into(then_branch, out)
+                } else {
+                    self.eval_into(else_branch, out)
+                }
+            }
+            Let { value, body, .. } => {
+                let mut buf = self.take_buf();
+                if let Err(d) = self.eval_into(value, &mut buf) {
+                    self.give_buf(buf);
+                    return Err(d);
+                }
+                self.r.env.push(buf);
+                let r = self.eval_into(body, out);
+                if let Some(b) = self.r.env.pop() {
+                    self.give_buf(b);
+                }
+                r
+            }
+            Foreach { list, body, .. } => {
+                let mut members = self.take_buf();
+                if let Err(d) = self.eval_into(list, &mut members) {
+                    self.give_buf(members);
+                    return Err(d);
+                }
+                let mut r = Ok(());
+                for &m in &members {
+                    if let Err(d) = self.step(1, e.span) {
+                        r = Err(d);
+                        break;
+                    }
+                    let mut bound = self.take_buf();
+                    bound.push(m);
+                    self.r.env.push(bound);
+                    r = self.eval_into(body, out);
+                    if let Some(b) = self.r.env.pop() {
+                        self.give_buf(b);
+                    }
+                    if r.is_err() {
+                        break;
+                    }
+                }
+                self.give_buf(members);
+                r
+            }
+            While { init, body, .. } => {
+                let mut current = self.take_buf();
+                if let Err(d) = self.eval_into(init, &mut current) {
+                    self.give_buf(current);
+                    return Err(d);
+                }
+                let mut iterations = 0u64;
+                let mut r = Ok(());
+                while !current.is_empty() {
+                    if let Err(d) = check_len(out.len() + current.len(), e.span) {
+                        r = Err(d);
+                        break;
+                    }
+                    out.extend_from_slice(&current);
+                    iterations += 1;
+                    if iterations > MAX_WHILE_ITERATIONS {
+                        r = Err(error(
+                            e.span,
+                            format!("'while' loop exceeded {MAX_WHILE_ITERATIONS} iterations"),
+                        ));
+                        break;
+                    }
+                    if let Err(d) = self.step(1, e.span) {
+                        r = Err(d);
+                        break;
+                    }
+                    let mut next = self.take_buf();
+                    self.r.env.push(current);
+                    let step = self.eval_into(body, &mut next);
+                    current = self.r.env.pop().unwrap_or_default();
+                    self.give_buf(current);
+                    current = next;
+                    if let Err(d) = step {
+                        r = Err(d);
+                        break;
+                    }
+                }
+                self.give_buf(current);
+                r
+            }
+        }
+    }
+}
