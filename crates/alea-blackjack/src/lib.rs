@@ -22,6 +22,7 @@ mod chain;
 mod exact;
 mod lexer;
 mod parser;
+mod prefix;
 mod presets;
 mod randomizer;
 mod rational;
@@ -32,6 +33,7 @@ pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
 };
 pub use parser::MAX_COUNT;
+pub use prefix::{MAX_PREFIX_PATHS, prefix_law};
 pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
 pub use randomizer::{Piece, Randomizer, STATE_FORMAT};
 pub use rational::Ratio;

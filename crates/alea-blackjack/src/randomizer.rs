@@ -116,7 +116,7 @@ impl Dealer {
 
     /// One deal by the core rule (spec §5). Returns the card.
     #[inline]
-    pub(crate) fn deal(&mut self, spec: &Spec, rng: &mut Rng) -> u16 {
+    pub(crate) fn deal<D: Draw>(&mut self, spec: &Spec, rng: &mut D) -> u16 {
         let n = spec.cards.len() as u64;
         match self {
             Dealer::List => rng.below(n) as u16,
@@ -219,6 +219,38 @@ impl Dealer {
     }
 }
 
+/// The source of `below(n)` draws: the RNG when dealing, a scripted chooser when enumerating
+/// exact laws from the start.
+pub(crate) trait Draw {
+    fn below(&mut self, n: u64) -> u64;
+}
+
+impl Draw for Rng {
+    #[inline]
+    fn below(&mut self, n: u64) -> u64 {
+        Rng::below(self, n)
+    }
+}
+
+/// One deal of a spec dealer, `first F` included.
+#[inline]
+pub(crate) fn deal_spec<D: Draw>(
+    spec: &Spec,
+    dealer: &mut Dealer,
+    first_pending: &mut bool,
+    rng: &mut D,
+) -> u16 {
+    if *first_pending {
+        *first_pending = false;
+        let f = spec.first.as_deref().unwrap_or(&[]);
+        if !f.is_empty() {
+            let x = f[rng.below(f.len() as u64) as usize];
+            return dealer.deal_first(spec, x);
+        }
+    }
+    dealer.deal(spec, rng)
+}
+
 /// The first card (lowest list position) named `name` that passes `ok`.
 pub(crate) fn first_card_named(spec: &Spec, name: u16, ok: impl Fn(u16) -> bool) -> Option<u16> {
     (0..spec.cards.len() as u16).find(|&c| spec.cards[c as usize] == name && ok(c))
@@ -318,18 +350,7 @@ impl Randomizer {
     pub fn deal(&mut self) -> Piece {
         match &mut self.source {
             Source::Spec(spec, dealer) => {
-                let card = if self.first_pending {
-                    self.first_pending = false;
-                    let f = spec.first.as_deref().unwrap_or(&[]);
-                    if f.is_empty() {
-                        dealer.deal(spec, &mut self.rng)
-                    } else {
-                        let x = f[self.rng.below(f.len() as u64) as usize];
-                        dealer.deal_first(spec, x)
-                    }
-                } else {
-                    dealer.deal(spec, &mut self.rng)
-                };
+                let card = deal_spec(spec, dealer, &mut self.first_pending, &mut self.rng);
                 Piece(spec.cards[card as usize])
             }
             Source::Builtin(b) => Piece(u16::from(b.deal(&mut self.rng))),

@@ -1,0 +1,82 @@
+//! Exact laws of the first few deals, by enumerating every sequence of `below` results.
+
+use crate::randomizer::{Dealer, Draw, Piece, deal_spec};
+use crate::rational::Ratio;
+use crate::spec::Spec;
+use num_bigint::BigUint;
+use num_traits::One;
+use std::collections::BTreeMap;
+
+/// Most draw sequences [`prefix_law`] enumerates before giving up.
+pub const MAX_PREFIX_PATHS: usize = 1_000_000;
+
+/// Replays a script of choices; the first draw past the script records its range and
+/// answers 0 so the run can finish (its result is then discarded).
+struct Scripted<'a> {
+    script: &'a [u64],
+    pos: usize,
+    ranges: Vec<u64>,
+    branch: Option<u64>,
+}
+
+impl Draw for Scripted<'_> {
+    fn below(&mut self, n: u64) -> u64 {
+        if n <= 1 {
+            return 0;
+        }
+        if self.pos < self.script.len() {
+            self.ranges.push(n);
+            self.pos += 1;
+            return self.script[self.pos - 1];
+        }
+        self.branch.get_or_insert(n);
+        0
+    }
+}
+
+/// The exact law of the first `deals` deals of `spec` under an ideal RNG: every possible
+/// sequence with its probability, in lexicographic order of piece indices. `None` when more
+/// than [`MAX_PREFIX_PATHS`] draw sequences would be needed.
+pub fn prefix_law(spec: &Spec, deals: usize) -> Option<Vec<(Vec<Piece>, Ratio)>> {
+    let mut law: BTreeMap<Vec<Piece>, Ratio> = BTreeMap::new();
+    let mut stack: Vec<Vec<u64>> = vec![Vec::new()];
+    let mut paths = 0usize;
+    while let Some(script) = stack.pop() {
+        paths += 1;
+        if paths > MAX_PREFIX_PATHS {
+            return None;
+        }
+        let mut dealer = Dealer::initial(spec);
+        let mut first = spec.first.is_some();
+        let mut d = Scripted {
+            script: &script,
+            pos: 0,
+            ranges: Vec::new(),
+            branch: None,
+        };
+        let mut out = Vec::with_capacity(deals);
+        for _ in 0..deals {
+            let card = deal_spec(spec, &mut dealer, &mut first, &mut d);
+            out.push(Piece(spec.cards[card as usize]));
+            if d.branch.is_some() {
+                break;
+            }
+        }
+        if let Some(n) = d.branch {
+            for c in (0..n).rev() {
+                let mut s = script.clone();
+                s.push(c);
+                stack.push(s);
+            }
+            continue;
+        }
+        let den = d
+            .ranges
+            .iter()
+            .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
+        let p = Ratio::new(BigUint::one(), den);
+        let slot = law.entry(out).or_insert_with(Ratio::zero);
+        *slot = &*slot + &p;
+    }
+    Some(law.into_iter().collect())
+}
