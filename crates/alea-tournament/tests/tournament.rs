@@ -1,0 +1,547 @@
+//! The spec's vectors (tournament-data.md §9, ezscript.md §16 where no script engine or locale is
+//! needed), validation errors with JSON paths, the clock simulation, payout rounding and the
+//! examples of docs/tournament.md.
+
+mod harness;
+
+use alea_tournament::{
+    LoadOptions, NoScripts, PayoutInputs, PayoutSource, ScriptHooks, Simulation, State, Tournament,
+    Value, default_payout_percentages, load, remaining, round_payouts,
+};
+use proptest::prelude::*;
+
+const EXAMPLE: &str = include_str!("data/tournament.json");
+const NOW: f64 = 1753035300000.0;
+
+/// Rust stand-ins for the example file's payout script and points formula, so the vectors that
+/// depend on them can be checked without the EZScript evaluator:
+/// `places = 1 + totalBuyIns / 5; defaultPayoutPercentages(places).map(func(p) { p * netPrize })`
+/// and `totalPlayerCount - playerId.toPlayer().place + 1`.
+struct ExampleScripts {
+    payout_calls: usize,
+}
+
+impl ScriptHooks for ExampleScripts {
+    fn payout_amounts(&mut self, script: &str, inputs: &PayoutInputs) -> Option<Vec<f64>> {
+        assert!(script.contains("defaultPayoutPercentages(places)"));
+        assert_eq!(
+            inputs.get("payouts"),
+            None,
+            "payout scripts cannot read payouts"
+        );
+        self.payout_calls += 1;
+        let places = 1.0 + inputs.get("totalBuyIns")? / 5.0;
+        let net = inputs.get("netPrize")?;
+        Some(
+            default_payout_percentages(places)
+                .iter()
+                .map(|p| p * net)
+                .collect(),
+        )
+    }
+
+    fn points(&mut self, formula: Option<&str>, state: &State, player: usize) -> Option<f64> {
+        assert_eq!(
+            formula,
+            Some("totalPlayerCount - playerId.toPlayer().place + 1")
+        );
+        assert!(!state.points_ready());
+        let total = state.global("totalPlayerCount")?.as_number()?;
+        let id = state.data().players[player].id;
+        let p = state.to_player(f64::from(id)).ok()?;
+        let place = state.property(p, "place")?.as_number()?;
+        Some(total - place + 1.0)
+    }
+}
+
+fn example() -> Tournament {
+    load(EXAMPLE, &LoadOptions::default()).expect("the example loads")
+}
+
+fn example_state() -> State {
+    State::new(example(), &mut ExampleScripts { payout_calls: 0 })
+}
+
+fn assert_no_failures(failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{} failing cases:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn example_vectors() {
+    let state = example_state();
+    assert_eq!(state.tournament().now, NOW);
+    assert_eq!(state.payout_source(), PayoutSource::Script);
+    assert_no_failures(harness::check_cases(
+        &state,
+        include_str!("cases/example.txt"),
+        "cases/example.txt",
+    ));
+}
+
+#[test]
+fn example_without_scripts_falls_back_to_percentages() {
+    let state = State::without_scripts(example());
+    assert_eq!(state.payout_source(), PayoutSource::Percentages);
+    assert_no_failures(harness::check_cases(
+        &state,
+        include_str!("cases/fallback.txt"),
+        "cases/fallback.txt",
+    ));
+}
+
+#[test]
+fn payout_vectors_of_the_cli() {
+    let state = example_state();
+    let net = state.derived().net_prize;
+    // `[0.55 * (netPrize - 50), 0.45 * (netPrize - 50), 50]` → 660, 540, 50.
+    let custom = [0.55 * (net - 50.0), 0.45 * (net - 50.0), 50.0];
+    assert_eq!(round_payouts(&custom, 1.0), vec![660.0, 540.0, 50.0]);
+    // The tiers script → 180, 110, 70, 40 and `Remaining 850`.
+    let tiers = round_payouts(&[180.0, 110.0, 70.0, 40.0], 1.0);
+    assert_eq!(tiers, vec![180.0, 110.0, 70.0, 40.0]);
+    assert_eq!(remaining(net, &tiers), 850.0);
+    // A failing script: the percentages, 563, 338, 212, 137.
+    let fallback = State::without_scripts(example());
+    assert_eq!(fallback.payouts(), &[563.0, 338.0, 212.0, 137.0]);
+    // `defaultPayoutPercentages(3)` → amounts [0.5, 0.3, 0.2].
+    assert_eq!(default_payout_percentages(3.0), vec![0.5, 0.3, 0.2]);
+    assert_eq!(
+        default_payout_percentages(5.8),
+        vec![0.4, 0.25, 0.16, 0.11, 0.08]
+    );
+}
+
+#[test]
+fn default_payout_percentages_rows_sum_to_one_hundred() {
+    for n in 1..=20 {
+        let row = default_payout_percentages(f64::from(n));
+        assert_eq!(row.len(), n as usize);
+        let percent: f64 = row.iter().map(|p| (p * 100.0).round()).sum();
+        assert_eq!(percent, 100.0, "row {n}");
+        assert!(
+            row.windows(2).all(|w| w[0] >= w[1]),
+            "row {n} is not descending"
+        );
+    }
+    assert_eq!(default_payout_percentages(-3.0), Vec::<f64>::new());
+    assert_eq!(default_payout_percentages(20.9).len(), 20);
+}
+
+#[test]
+fn rounding_ties_and_surplus() {
+    // Ties of fractional parts: better place first.
+    assert_eq!(round_payouts(&[10.5, 10.5], 1.0), vec![11.0, 10.0]);
+    // Rounding to 5: q = 2.2, 1.6, 1.2 → T = 5: floors 2+1+1 = 4, one unit to 1.6.
+    assert_eq!(round_payouts(&[11.0, 8.0, 6.0], 5.0), vec![10.0, 10.0, 5.0]);
+    // Nine-decimal rounding absorbs binary noise: 0.1 + 0.2 is 0.3 units.
+    assert_eq!(
+        round_payouts(&[0.1 + 0.2, 0.7], 0.1),
+        vec![0.30000000000000004, 0.7000000000000001]
+    );
+    assert_eq!(round_payouts(&[], 1.0), Vec::<f64>::new());
+    assert_eq!(round_payouts(&[3.7], -1.0), vec![3.7]);
+}
+
+proptest! {
+    #[test]
+    fn rounding_preserves_the_total(
+        amounts in prop::collection::vec(0.0f64..1e7, 0..21),
+        round_to in prop::sample::select(vec![0.01, 0.5, 1.0, 5.0, 10.0, 25.0, 100.0]),
+    ) {
+        let rounded = round_payouts(&amounts, round_to);
+        prop_assert_eq!(rounded.len(), amounts.len());
+        let q: Vec<f64> = amounts.iter().map(|a| ((a / round_to) * 1e9).round() / 1e9).collect();
+        let target = q.iter().sum::<f64>().round();
+        let units: Vec<f64> = rounded.iter().map(|r| (r / round_to).round()).collect();
+        prop_assert_eq!(units.iter().sum::<f64>(), target);
+        for (u, x) in units.iter().zip(&q) {
+            prop_assert!(*u == x.floor() || *u == x.floor() + 1.0, "{} from {}", u, x);
+        }
+    }
+
+    #[test]
+    fn percentage_payouts_of_random_prize_pools_keep_the_pool(
+        pool in 0u32..10_000_000,
+        places in 1u32..=20,
+    ) {
+        let pool = f64::from(pool);
+        let amounts: Vec<f64> =
+            default_payout_percentages(f64::from(places)).iter().map(|p| p * pool).collect();
+        let rounded = round_payouts(&amounts, 1.0);
+        prop_assert_eq!(rounded.iter().sum::<f64>(), pool);
+        prop_assert!(rounded.iter().all(|x| x.fract() == 0.0 && *x >= 0.0));
+    }
+}
+
+/// The example file's alert conditions, written in Rust over the previous/current snapshots
+/// (the EZScript integration evaluates the real ones).
+fn fired_alerts(tick: &alea_tournament::Tick) -> Vec<String> {
+    let (prev, cur) = (&tick.previous, &tick.current);
+    let num = |s: &State, name: &str| s.global(name).and_then(|v| v.as_number()).unwrap();
+    let level_prop = |s: &State, name: &str| {
+        let level = s
+            .global("currentLevel")
+            .and_then(|v| v.as_object())
+            .unwrap();
+        s.property(level, name).unwrap()
+    };
+    let mut fired = Vec::new();
+    // near end of level: becameTrue(secondsLeftInLevel <= 60) && currentLevel.isBlindLevel
+    let near = |s: &State| num(s, "secondsLeftInLevel") <= 60.0;
+    if near(cur) && !near(prev) && level_prop(cur, "isBlindLevel") == Value::Bool(true) {
+        fired.push("near end of level".to_string());
+    }
+    // blinds changed: (changed(levelIndex) || becameTrue(isInGame)) && blind level && bigBlind > 0
+    let in_game = |s: &State| s.global("isInGame") == Some(Value::Bool(true));
+    if (num(cur, "levelIndex") != num(prev, "levelIndex") || (in_game(cur) && !in_game(prev)))
+        && level_prop(cur, "isBlindLevel") == Value::Bool(true)
+        && level_prop(cur, "bigBlind").as_number().unwrap() > 0.0
+    {
+        fired.push(format!(
+            "blinds changed: The small blind is {}, and the big blind is {}",
+            level_prop(cur, "smallBlind").as_number().unwrap(),
+            level_prop(cur, "bigBlind").as_number().unwrap()
+        ));
+    }
+    // knockout: last entry is an enabled knockout && changed(log.entries.last.dt)
+    let last = |s: &State| s.visible_log().last().cloned();
+    if let Some(e) = last(cur)
+        && e.type_name == "knockout"
+        && e.is_enabled()
+        && last(prev).map(|p| p.dt) != Some(e.dt)
+    {
+        fired.push(format!(
+            "knockout: {} players remain",
+            num(cur, "currentPlayerCount")
+        ));
+    }
+    // three left: becameTrue(currentPlayerCount == 3)
+    if num(cur, "currentPlayerCount") == 3.0 && num(prev, "currentPlayerCount") != 3.0 {
+        fired.push("three left: Three players left".into());
+    }
+    fired
+}
+
+#[test]
+fn simulate_800_seconds_of_the_example() {
+    let sim = Simulation::new(example(), ExampleScripts { payout_calls: 0 });
+    let mut lines = Vec::new();
+    let mut last = None;
+    for tick in sim.take(800) {
+        assert_eq!(tick.now, NOW + tick.number as f64 * 1000.0);
+        if tick.evaluates_alerts() {
+            for alert in fired_alerts(&tick) {
+                lines.push(format!("+{}s {alert}", tick.number));
+            }
+        }
+        last = Some(tick);
+    }
+    assert_eq!(
+        lines,
+        [
+            "+90s knockout: 13 players remain",
+            "+686s near end of level",
+            "+746s blinds changed: The small blind is 500, and the big blind is 1000",
+        ]
+    );
+    let last = last.unwrap();
+    let state = &last.current;
+    assert_eq!(state.tournament().clock.level_index, 9);
+    assert_eq!(
+        state.tournament().clock.seconds_left_in_level,
+        1200.0 - 54.0
+    );
+    // Active players gained 800 s of msActive (none of it on a break level).
+    let dana = state.to_player(4.0).unwrap();
+    assert_eq!(
+        state.property(dana, "msActive"),
+        Some(Value::Number(800_000.0))
+    );
+    assert_eq!(
+        state.property(dana, "msSeated"),
+        Some(Value::Number(800_000.0))
+    );
+    let alex = state.to_player(11.0).unwrap();
+    assert_eq!(
+        state.property(alex, "msActive"),
+        Some(Value::Number(90_000.0))
+    );
+    assert_eq!(
+        state.global("currentPlayerCount"),
+        Some(Value::Number(13.0))
+    );
+    assert_eq!(
+        state
+            .global("log")
+            .and_then(|l| state.property(l.as_object()?, "entries"))
+            .map(|e| e.as_list().unwrap().len()),
+        Some(40)
+    );
+}
+
+#[test]
+fn the_first_tick_compares_with_the_started_file_state() {
+    let mut t = example();
+    t.clock.running = false;
+    let mut sim = Simulation::new(t, NoScripts);
+    assert!(
+        sim.start_state().tournament().clock.running,
+        "a paused clock is started first"
+    );
+    let tick = sim.next().unwrap();
+    assert_eq!(tick.number, 1);
+    assert_eq!(tick.previous.tournament().now, NOW);
+    assert_eq!(tick.current.tournament().clock.seconds_left_in_level, 745.0);
+    assert!(tick.evaluates_alerts());
+}
+
+#[test]
+fn clock_pauses_after_a_pause_after_level_and_stops_after_the_last() {
+    let file = r#"{
+      "settings": {"pauseAfterBreak": true},
+      "levels": [
+        {"type": "break", "minutes": 0.05},
+        {"smallBlind": 1, "bigBlind": 2, "minutes": 0.05},
+        {"type": "break", "minutes": 0.05},
+        {"smallBlind": 2, "bigBlind": 4, "minutes": 0.05}
+      ],
+      "clock": {"now": 0, "running": true}
+    }"#;
+    let t = load(file, &LoadOptions::default()).unwrap();
+    assert!(!t.clock.started, "pregame is not started");
+    let ticks: Vec<_> = Simulation::new(t, NoScripts).take(20).collect();
+    let at = |n: usize| ticks[n - 1].current.tournament().clock;
+    // Pregame (3 s) with pauseAfter: pauses when level 1 starts.
+    assert_eq!(at(2).level_index, 0);
+    assert!(!at(2).started);
+    assert_eq!(at(3).level_index, 1);
+    assert!(!at(3).running, "a pauseAfter level pauses the clock");
+    assert!(!ticks[3].evaluates_alerts());
+    // Paused ticks change nothing but now.
+    assert_eq!(at(10).level_index, 1);
+    assert_eq!(at(10).seconds_left_in_level, 3.0);
+    assert_eq!(ticks[9].current.tournament().now, 10_000.0);
+
+    let mut t = ticks[19].current.tournament().clone();
+    t.clock.running = true;
+    let ticks: Vec<_> = Simulation::new(t, NoScripts).take(12).collect();
+    let at = |n: usize| ticks[n - 1].current.tournament().clock;
+    assert!(
+        at(1).started,
+        "running on a blind level starts the tournament"
+    );
+    assert_eq!(at(3).level_index, 2);
+    assert!(at(3).running, "pauseAfterLevel is false");
+    assert_eq!(at(6).level_index, 3);
+    assert!(!at(6).running, "the break pauses");
+    let mut t = ticks[11].current.tournament().clone();
+    t.clock.running = true;
+    let ticks: Vec<_> = Simulation::new(t, NoScripts).take(5).collect();
+    let at = |n: usize| ticks[n - 1].current.tournament().clock;
+    assert_eq!(
+        (
+            at(3).level_index,
+            at(3).seconds_left_in_level,
+            at(3).running
+        ),
+        (3, 0.0, false)
+    );
+    assert_eq!((at(5).level_index, at(5).seconds_left_in_level), (3, 0.0));
+}
+
+#[test]
+fn a_knockout_ending_the_tournament_pauses_the_clock() {
+    let file = r#"{
+      "levels": [{"smallBlind": 1, "bigBlind": 2}],
+      "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}],
+      "log": [
+        {"type": "buyIn", "dt": 0, "players": [1, 2]},
+        {"type": "knockout", "dt": 5000, "players": [2], "byPlayers": [1]}
+      ],
+      "clock": {"now": 1000, "running": true},
+      "handTimer": null
+    }"#;
+    assert_eq!(
+        load(file, &LoadOptions::default()).unwrap_err().to_string(),
+        "handTimer: unknown key"
+    );
+    let file = file.replace(",\n      \"handTimer\": null", "");
+    let mut t = load(&file, &LoadOptions::default()).unwrap();
+    t.clock.hand_timer.running = true;
+    t.clock.hand_timer.seconds_left = 2.0;
+    let ticks: Vec<_> = Simulation::new(t, NoScripts).take(6).collect();
+    assert!(ticks[2].current.tournament().clock.running);
+    assert!(
+        !ticks[1].current.tournament().clock.hand_timer.running,
+        "the hand timer stops at 0"
+    );
+    assert_eq!(
+        ticks[1].current.tournament().clock.hand_timer.seconds_left,
+        0.0
+    );
+    let end = &ticks[3].current;
+    assert_eq!(end.tournament().now, 5000.0);
+    assert_eq!(end.global("isPostgame"), Some(Value::Bool(true)));
+    assert!(!end.tournament().clock.running);
+    let a = end.to_player(1.0).unwrap();
+    assert_eq!(end.property(a, "place"), Some(Value::Number(1.0)));
+    let b = end.to_player(2.0).unwrap();
+    assert_eq!(end.property(b, "place"), Some(Value::Number(2.0)));
+    assert_eq!(end.property(b, "payout"), Some(Value::Number(0.0)));
+    assert_eq!(end.global("payoutsToShow"), Some(Value::Number(0.0)));
+}
+
+#[test]
+fn invalid_files_name_the_json_path() {
+    let cases = include_str!("cases/invalid.txt");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (n, line) in cases.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (json, expected) = line.split_once(" => ").expect("JSON => MESSAGE");
+        checked += 1;
+        match load(json, &LoadOptions::default()) {
+            Ok(_) => failures.push(format!(
+                "invalid.txt:{}: loaded, expected {expected}",
+                n + 1
+            )),
+            Err(e) if e.to_string() != expected => failures.push(format!(
+                "invalid.txt:{}: expected {expected}\n  got      {e}",
+                n + 1
+            )),
+            Err(_) => {}
+        }
+    }
+    assert!(checked > 20);
+    assert_no_failures(failures);
+}
+
+#[test]
+fn json_syntax_errors_have_a_position() {
+    let err = load("{\n  \"players\": [,]\n}", &LoadOptions::default()).unwrap_err();
+    assert_eq!((err.line, err.column), (2, 15));
+    assert_eq!(err.path, "");
+    assert!(err.message.contains("expected value"), "{}", err.message);
+}
+
+#[test]
+fn options_override_now_and_zone() {
+    let opts = LoadOptions {
+        now: Some(5.0),
+        time_zone: Some("America/New_York".into()),
+        ..Default::default()
+    };
+    let t = load(EXAMPLE, &opts).unwrap();
+    assert_eq!(t.now, 5.0);
+    assert_eq!(t.data().time_zone, "America/New_York");
+    let state = State::without_scripts(t);
+    assert_eq!(
+        state
+            .global("log")
+            .map(|l| state.property(l.as_object().unwrap(), "entries").unwrap()),
+        Some(Value::List(vec![]))
+    );
+    assert_eq!(state.global("currentPlayerCount"), Some(Value::Number(0.0)));
+    // Offset-less times are local in the zone.
+    let file = r#"{"clock": {"now": "2025-07-20T20:15:00", "timeZone": "Europe/Berlin"}}"#;
+    assert_eq!(load(file, &LoadOptions::default()).unwrap().now, NOW);
+    let empty = Tournament::empty(&LoadOptions {
+        host_now: 7.0,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(empty.now, 7.0);
+    let state = State::without_scripts(empty);
+    assert_eq!(state.global("currentLevel"), Some(Value::Nothing));
+    // payoutPercentages default to row 3, times a netPrize of 0.
+    let zeros = vec![Value::Number(0.0); 3];
+    assert_eq!(state.global("payouts"), Some(Value::List(zeros)));
+    assert_eq!(state.global("isPregame"), Some(Value::Bool(true)));
+}
+
+#[test]
+fn every_global_name_answers() {
+    let state = example_state();
+    for name in alea_tournament::GLOBAL_NAMES {
+        assert!(state.global(name).is_some(), "{name}");
+    }
+    assert_eq!(state.global("nope"), None);
+    let objects = [
+        alea_tournament::Obj::Player(0),
+        alea_tournament::Obj::Table(0),
+        alea_tournament::Obj::Level(0),
+        alea_tournament::Obj::Chip(0),
+        alea_tournament::Obj::Log,
+        alea_tournament::Obj::LogEntry(0),
+        alea_tournament::Obj::HandTimer,
+        alea_tournament::Obj::Tournament,
+    ];
+    for obj in objects {
+        for name in alea_tournament::property_names(obj) {
+            assert!(
+                state.property(obj, name).is_some(),
+                "{} {name}",
+                obj.type_name()
+            );
+        }
+        assert_eq!(state.property(obj, "nope"), None);
+    }
+}
+
+#[test]
+fn docs_examples() {
+    let doc = include_str!("../../../docs/tournament.md");
+    let mut blocks = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```") {
+            let tag = tag.trim().to_string();
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            blocks.push((tag, body.join("\n")));
+        }
+    }
+    let mut checked = 0;
+    let mut file = None;
+    for (tag, body) in &blocks {
+        match tag.as_str() {
+            "json" => file = Some(body.clone()),
+            "cases" => {
+                let t = load(
+                    file.as_deref().expect("a json block first"),
+                    &LoadOptions::default(),
+                )
+                .unwrap_or_else(|e| panic!("docs example does not load: {e}"));
+                assert_no_failures(harness::check_cases(
+                    &State::without_scripts(t),
+                    body,
+                    "docs/tournament.md",
+                ));
+                checked += 1;
+            }
+            "error" => {
+                let err = load(
+                    file.as_deref().expect("a json block first"),
+                    &LoadOptions::default(),
+                )
+                .expect_err("docs example should fail");
+                assert_eq!(err.to_string(), body.trim());
+                checked += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        checked >= 3,
+        "docs/tournament.md has too few checked examples"
+    );
+}
