@@ -108,6 +108,8 @@ impl<T: Ord + Clone + Hash> Pool<T> {
             outcomes.reverse();
         }
         let max_n = self.groups.iter().map(|(_, n)| *n).max().unwrap_or(0) as usize;
+        budget.burn((max_n as u64).saturating_mul(max_n as u64) / 2, WHAT)?;
+        budget.check_size(max_n.saturating_mul(max_n) / 2, WHAT)?;
         let binom = Binomials::new(max_n);
         // Per group: weight at each visited outcome, and the weight of the outcomes after it.
         let mut weights: Vec<Vec<Weight>> = Vec::with_capacity(ngroups);

@@ -1,1 +1,290 @@
-//! Exact distributions of dicelab programs (under construction; owned by the calc engineer).
+//! Exact distributions of dicelab statements (`dicelab -c`, `alea dice --calc`).
+//!
+//! [`calculate`] evaluates one statement to the exact distribution of its result, an integer
+//! or the empty list `()` (a distinct outcome), following dicelab.md §5: every construct is
+//! exact (`perm`, `foreach`, `let`, `if`, nested `#` with random counts), `while` is cut at the
+//! threshold as dicelab 0.7 cuts it, and the cut mass is both kept (as 0.7 keeps it) and
+//! reported ([`CalcResult::truncated_mass`]). Pools such as `sum(high 3 (100#d6))` or
+//! `count >7 50#d10` are evaluated outcome by outcome (see [`alea_prob::Pool`]) and take
+//! milliseconds; a step and size budget ([`CalcOptions`]) ends hopeless programs with an error
+//! that names the construct.
+//!
+//! The renderers produce the formats the CLI prints: [`CalcResult::render_dicelab`] is 0.7's
+//! `-c` output byte for byte, [`CalcResult::to_json`] the JSON line of `alea dice --json`.
+//!
+//! ```
+//! use alea_core::SourceFile;
+//! use alea_dicelab::calc::{self, CalcOptions, Outcome};
+//!
+//! let file = SourceFile::new("<expr>", "if >3 d6 then sum(2#d6) else ()");
+//! let (program, errors) = alea_dicelab::parse(&file);
+//! assert!(errors.is_empty());
+//! let result = calc::calculate(&program.statements[0], &CalcOptions::default()).unwrap();
+//! assert_eq!(result.probability(Outcome::Empty).to_string(), "1/2");
+//! assert_eq!(result.probability(Outcome::Value(7)).to_string(), "1/12");
+//! assert!(result.render_dicelab(false).starts_with(" ()\t0.500000\t\n  2\t0.013889\t\n"));
+//! ```
+//!
+//! Deeply nested statements recurse deeply: run [`calculate`] inside
+//! [`crate::with_big_stack`] when the input is untrusted.
+
+mod eval;
+mod marks;
+mod ops;
+mod pool;
+mod while_loop;
+
+use crate::ast::{Expr, Statement};
+use alea_core::{Diagnostic, Span};
+use alea_prob::{Budget, Dist, Moments, Ratio};
+use eval::{Calc, Repr};
+use std::fmt::Write as _;
+
+/// Options of a calculation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalcOptions {
+    /// The `while` threshold t (`-t`), as the f32 0.7 stores: paths less likely than t are not
+    /// extended. Default `1e-6f32` (= 9.99999997e-7).
+    pub threshold: f32,
+    /// Elementary steps (weight operations, node evaluations) before the statement fails.
+    pub max_steps: u64,
+    /// Outcomes of any intermediate distribution (or states of a pool evaluation) before the
+    /// statement fails. Default 10^7 (dicelab.md §3).
+    pub max_outcomes: usize,
+}
+
+impl Default for CalcOptions {
+    fn default() -> CalcOptions {
+        CalcOptions {
+            threshold: 1e-6,
+            max_steps: 2_000_000_000,
+            max_outcomes: 10_000_000,
+        }
+    }
+}
+
+/// One outcome of a statement: `()` or a single value. `Empty` sorts first, as it is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// The empty list `()`.
+    Empty,
+    /// A single value.
+    Value(i32),
+}
+
+impl Outcome {
+    /// The value, or `None` for `()`.
+    pub fn value(self) -> Option<i32> {
+        match self {
+            Outcome::Empty => None,
+            Outcome::Value(v) => Some(v),
+        }
+    }
+}
+
+/// The exact distribution of a statement's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CalcResult {
+    dist: Dist<Outcome>,
+    truncated: Ratio,
+}
+
+impl CalcResult {
+    /// The distribution (ascending, `()` first), with integer weights over a common total.
+    pub fn distribution(&self) -> &Dist<Outcome> {
+        &self.dist
+    }
+
+    /// Every outcome with p > 0 and its exact probability, ascending with `()` first.
+    pub fn outcomes(&self) -> Vec<(Outcome, Ratio)> {
+        self.dist.ratios()
+    }
+
+    /// The exact probability of `outcome` (0 when impossible).
+    pub fn probability(&self, outcome: Outcome) -> Ratio {
+        self.dist.probability(&outcome)
+    }
+
+    /// The probability of the paths on which a `while` was cut at the threshold (that mass is
+    /// still in the outcomes, on the truncated lists, as in 0.7).
+    pub fn truncated_mass(&self) -> &Ratio {
+        &self.truncated
+    }
+
+    /// Exact mean and variance of the value conditional on a numeric result; `None` when every
+    /// outcome is `()`.
+    pub fn moments(&self) -> Option<Moments> {
+        self.dist.moments(|o| o.value().map(i64::from))
+    }
+
+    /// P(X ≥ v | numeric), exactly; `None` when every outcome is `()`.
+    pub fn at_least(&self, v: i32) -> Option<Ratio> {
+        self.numeric().map(|d| d.probability_of(|x| *x >= v))
+    }
+
+    /// P(X ≤ v | numeric), exactly; `None` when every outcome is `()`.
+    pub fn at_most(&self, v: i32) -> Option<Ratio> {
+        self.numeric().map(|d| d.probability_of(|x| *x <= v))
+    }
+
+    /// The smallest v with P(X ≤ v | numeric) ≥ p/100, compared exactly (`alea dice
+    /// --percentiles`); `None` when every outcome is `()`.
+    pub fn percentile(&self, p: u32) -> Option<i32> {
+        let d = self.numeric()?;
+        let total = d.total().to_biguint();
+        let mut acc = num_bigint::BigUint::from(0u8);
+        let target = &total * p;
+        for (v, w) in d.iter() {
+            acc += w.to_biguint();
+            if &acc * 100u32 >= target {
+                return Some(*v);
+            }
+        }
+        Some(*d.max())
+    }
+
+    /// The distribution of the numeric outcomes, conditional on the result not being `()`.
+    pub fn numeric(&self) -> Option<Dist<i32>> {
+        let cond = self.dist.condition(|o| o.value().is_some()).ok()?;
+        Some(cond.map(|o| o.value().expect("numeric")))
+    }
+
+    /// 0.7's `-c` output: one line per outcome, ascending, `"%3i\t%0.6f\t\n"` with the nearest
+    /// `f64` of the exact probability, and ` ()` first for the empty outcome. With `exact`,
+    /// the probability is printed as a reduced fraction `p/q` instead.
+    pub fn render_dicelab(&self, exact: bool) -> String {
+        let mut out = String::new();
+        for (o, p) in self.outcomes() {
+            let prob = if exact { p.to_string() } else { p.to_fixed(6) };
+            match o {
+                Outcome::Empty => {
+                    let _ = writeln!(out, " ()\t{prob}\t");
+                }
+                Outcome::Value(v) => {
+                    let _ = writeln!(out, "{v:>3}\t{prob}\t");
+                }
+            }
+        }
+        out
+    }
+
+    /// The JSON line of `alea dice --json` (dicelab.md §8), without the newline: keys
+    /// `program`, `outcomes` (`value` null for `()`, `probability`, and `exact` only when
+    /// `exact`), `mean`, `sd`, `truncated_mass`.
+    pub fn to_json(&self, program: &str, exact: bool) -> String {
+        let mut out = String::from("{\"program\":");
+        out.push_str(&json_string(program.trim()));
+        out.push_str(",\"outcomes\":[");
+        for (i, (o, p)) in self.outcomes().into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let value = o.value().map_or("null".to_string(), |v| v.to_string());
+            let _ = write!(
+                out,
+                "{{\"value\":{value},\"probability\":{}",
+                json_f64(p.to_f64())
+            );
+            if exact {
+                let _ = write!(out, ",\"exact\":{}", json_string(&p.to_string()));
+            }
+            out.push('}');
+        }
+        out.push_str("],");
+        match self.moments() {
+            Some(m) => {
+                let _ = write!(
+                    out,
+                    "\"mean\":{},\"sd\":{}",
+                    json_f64(m.mean.to_f64()),
+                    json_f64(m.sd())
+                );
+            }
+            None => out.push_str("\"mean\":null,\"sd\":null"),
+        }
+        let _ = write!(
+            out,
+            ",\"truncated_mass\":{}}}",
+            json_f64(self.truncated.to_f64())
+        );
+        out
+    }
+}
+
+/// The JSON line of a failing statement (dicelab.md §8), without the newline.
+pub fn json_error(program: &str, message: &str, line: usize, column: usize) -> String {
+    format!(
+        "{{\"program\":{},\"error\":{{\"message\":{},\"line\":{line},\"column\":{column}}}}}",
+        json_string(program.trim()),
+        json_string(message)
+    )
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("strings serialise")
+}
+
+fn json_f64(x: f64) -> String {
+    serde_json::to_string(&x).expect("finite floats serialise")
+}
+
+/// The exact distribution of a statement's result (dicelab.md §5).
+///
+/// Errors: any runtime error reachable with p > 0 (at the operator or variable concerned), a
+/// result that is a list of two or more values in some outcome (`result is not a single value
+/// (list of K values)` at the statement start), or a budget error naming the construct.
+#[allow(clippy::result_large_err)] // the CLI renders the Diagnostic as is
+pub fn calculate(statement: &Statement, options: &CalcOptions) -> Result<CalcResult, Diagnostic> {
+    calculate_expr(&statement.expr, statement.span, options)
+}
+
+/// [`calculate`] for a bare expression; `span` is where result errors are reported.
+#[allow(clippy::result_large_err)] // the CLI renders the Diagnostic as is
+pub fn calculate_expr(
+    expr: &Expr,
+    span: Span,
+    options: &CalcOptions,
+) -> Result<CalcResult, Diagnostic> {
+    let mut calc = Calc {
+        budget: Budget::new(options.max_steps, options.max_outcomes),
+        binding_order: marks::binding_order(expr),
+        threshold: options.threshold,
+        env: Vec::new(),
+    };
+    let at_start = Span::point(span.start as usize);
+    let d = match calc.eval(expr, false).map_err(|d| *d)? {
+        Repr::Dist(d) => d,
+        Repr::Pool(p) => {
+            // A pool that always has two or more members needs no enumeration to fail.
+            if p.keep.is_none()
+                && p.filters.is_empty()
+                && p.components
+                    .iter()
+                    .all(|(_, g)| g.iter().map(|(_, n)| *n).sum::<u32>() >= 2)
+            {
+                let k = p
+                    .components
+                    .iter()
+                    .map(|(_, g)| g.iter().map(|(_, n)| *n).sum::<u32>())
+                    .min()
+                    .unwrap_or(2);
+                return Err(not_single(at_start, k as usize));
+            }
+            calc.materialize(&p, expr).map_err(|d| *d)?
+        }
+    };
+    if let Some(v) = d.outcomes().find(|v| v.items.len() >= 2) {
+        return Err(not_single(at_start, v.items.len()));
+    }
+    let truncated = d.probability_of(|v| v.cut);
+    let dist = d.map(|v| match v.items.as_slice() {
+        [] => Outcome::Empty,
+        [x] => Outcome::Value(*x),
+        _ => unreachable!("checked above"),
+    });
+    Ok(CalcResult { dist, truncated })
+}
+
+fn not_single(at: Span, k: usize) -> Diagnostic {
+    Diagnostic::error(format!("result is not a single value (list of {k} values)")).with_span(at)
+}

@@ -1,0 +1,636 @@
+//! The exact evaluator: every construct of dicelab.md §3 as a distribution over values.
+//!
+//! Randomness is independent everywhere except through variables, so each node is evaluated
+//! to the distribution of its value *given the current bindings*; `let`, `foreach`, `while`
+//! and random counts condition on a bound value and mix the results ([`Dist::bind`]). Under an
+//! unordered mark (see `marks.rs`) lists are kept sorted, which turns sequences into multisets,
+//! and `n#die` stays a lazy pool evaluated outcome by outcome.
+
+use super::marks::{BindingOrder, node_key};
+use super::ops;
+use super::pool::{Keep, LazyPool};
+use crate::ast::{self, Expr, ExprKind, Selector};
+use alea_core::{Diagnostic, Span};
+use alea_prob::{Budget, Dist, Order, ProbError};
+use std::collections::HashMap;
+
+/// A value of dicelab (a list) plus whether a `while` cut off its path (for the truncated
+/// mass report; values follow roll semantics either way).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Val {
+    pub items: Vec<i32>,
+    pub cut: bool,
+}
+
+impl Val {
+    pub(crate) fn list(items: Vec<i32>) -> Val {
+        Val { items, cut: false }
+    }
+    fn single(v: i32) -> Val {
+        Val::list(vec![v])
+    }
+}
+
+/// The longest list calc builds (dicelab.md §3 limits).
+pub(crate) const MAX_LIST: usize = 10_000_000;
+
+/// What a node evaluates to: a distribution, or (unordered only) a lazy pool of dice.
+pub(crate) enum Repr {
+    Dist(Dist<Val>),
+    Pool(LazyPool),
+}
+
+pub(crate) struct Calc {
+    pub budget: Budget,
+    pub binding_order: BindingOrder,
+    pub threshold: f32,
+    pub env: Vec<Val>,
+}
+
+pub(crate) type R<T> = Result<T, Box<Diagnostic>>;
+
+pub(crate) fn error_at(span: Span, msg: impl Into<String>) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(msg).with_span(span))
+}
+
+/// Turns a budget error into a diagnostic naming the construct.
+pub(crate) fn limit(span: Span, construct: &str) -> impl FnOnce(ProbError) -> Box<Diagnostic> + '_ {
+    move |e| error_at(span, format!("calc limit in '{construct}': {e}"))
+}
+
+fn construct_name(e: &Expr) -> &'static str {
+    use ExprKind::*;
+    match &e.kind {
+        Number(_) => "number",
+        Var(_) => "variable",
+        Empty => "()",
+        Neg(_) => "-",
+        Binary { op, .. } => op.symbol(),
+        Die(_) => "d",
+        Aggregate(a, _) => a.keyword(),
+        Repeat { .. } => "#",
+        Range { .. } => "..",
+        List(_) => ",",
+        Reorder(r, _) => r.keyword(),
+        Filter { selector, .. } => selector.symbol(),
+        If { .. } => "if",
+        Let { .. } => "let",
+        While { .. } => "while",
+        Foreach { .. } => "foreach",
+    }
+}
+
+fn sorted(mut v: Vec<i32>, ordered: bool) -> Vec<i32> {
+    if !ordered {
+        v.sort_unstable();
+    }
+    v
+}
+
+impl Calc {
+    /// The distribution of `e`'s value (materialising a lazy pool).
+    pub(crate) fn dist(&mut self, e: &Expr, ordered: bool) -> R<Dist<Val>> {
+        match self.eval(e, ordered)? {
+            Repr::Dist(d) => Ok(d),
+            Repr::Pool(p) => self.materialize(&p, e),
+        }
+    }
+
+    pub(crate) fn materialize(&mut self, p: &LazyPool, e: &Expr) -> R<Dist<Val>> {
+        let d = p
+            .materialize(&mut self.budget)
+            .map_err(limit(e.span, construct_name(e)))?;
+        Ok(d.map(|v| Val::list(v.clone())))
+    }
+
+    /// The distribution of a single-value operand; `what` names it in the error.
+    fn scalar(&mut self, e: &Expr, what: &dyn Fn() -> String) -> R<Dist<(i32, bool)>> {
+        let d = self.dist(e, false)?;
+        d.try_map(|v| match v.items.as_slice() {
+            [x] => Ok((*x, v.cut)),
+            other => Err(error_at(
+                e.span,
+                format!(
+                    "{} needs a single value, got a list of {} values",
+                    what(),
+                    other.len()
+                ),
+            )),
+        })
+    }
+
+    pub(crate) fn eval(&mut self, e: &Expr, ordered: bool) -> R<Repr> {
+        use ExprKind::*;
+        let name = construct_name(e);
+        self.budget
+            .burn(1, "evaluation")
+            .map_err(limit(e.span, name))?;
+        let d = match &e.kind {
+            Number(n) => Dist::certain(Val::single(*n)),
+            Empty => Dist::certain(Val::list(vec![])),
+            Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
+                Some(val) => Dist::certain(val.clone()),
+                None => return Err(error_at(e.span, format!("unknown variable '{}'", v.name))),
+            },
+            Neg(a) => {
+                let d = self.scalar(a, &|| "operand of '-'".to_string())?;
+                d.map(|(x, cut)| Val {
+                    items: vec![x.wrapping_neg()],
+                    cut: *cut,
+                })
+            }
+            Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let sym = op.symbol();
+                let a = self.scalar(lhs, &|| format!("left operand of '{sym}'"))?;
+                let b = self.scalar(rhs, &|| format!("right operand of '{sym}'"))?;
+                let mut err = None;
+                let d = a
+                    .product(
+                        &b,
+                        |(x, cx), (y, cy)| match ops::binary(*op, *x, *y) {
+                            Ok(v) => Val {
+                                items: vec![v],
+                                cut: *cx || *cy,
+                            },
+                            Err(m) => {
+                                err.get_or_insert(m);
+                                Val::list(vec![])
+                            }
+                        },
+                        &mut self.budget,
+                    )
+                    .map_err(limit(*op_span, sym))?;
+                if let Some(m) = err {
+                    return Err(error_at(*op_span, m));
+                }
+                d
+            }
+            Die(a) => {
+                let n = self.scalar(a, &|| "operand of 'd'".to_string())?;
+                let max = self.budget.max_outcomes();
+                let span = e.span;
+                self.mix(&n, span, "d", |_, &(n, cut)| {
+                    if n < 1 {
+                        return Err(error_at(
+                            span,
+                            format!("die size must be at least 1 (got {n})"),
+                        ));
+                    }
+                    if n as usize > max {
+                        return Err(error_at(
+                            span,
+                            format!("calc limit in 'd': a d{n} has more than {max} outcomes"),
+                        ));
+                    }
+                    Ok(Dist::uniform((1..=n).map(|v| Val {
+                        items: vec![v],
+                        cut,
+                    }))
+                    .expect("n >= 1"))
+                })?
+            }
+            Aggregate(agg, a) => match self.eval(a, false)? {
+                Repr::Pool(p) => {
+                    let d = p
+                        .aggregate(*agg, &mut self.budget)
+                        .map_err(limit(e.span, name))?;
+                    d.map(|v| Val::single(*v))
+                }
+                Repr::Dist(d) => d.map(|v| {
+                    let x = match agg {
+                        ast::Aggregate::Sum => v.items.iter().fold(0i32, |s, x| s.wrapping_add(*x)),
+                        ast::Aggregate::Prod => {
+                            v.items.iter().fold(1i32, |s, x| s.wrapping_mul(*x))
+                        }
+                        ast::Aggregate::Count => v.items.len() as i32,
+                    };
+                    Val {
+                        items: vec![x],
+                        cut: v.cut,
+                    }
+                }),
+            },
+            Repeat {
+                count,
+                op_span,
+                body,
+            } => return self.repeat(e, count, *op_span, body, ordered),
+            Range { lo, op_span, hi } => {
+                let a = self.scalar(lo, &|| "left operand of '..'".to_string())?;
+                let b = self.scalar(hi, &|| "right operand of '..'".to_string())?;
+                let mut err = None;
+                let d = a
+                    .product(
+                        &b,
+                        |(x, cx), (y, cy)| {
+                            let len = i64::from(*y) - i64::from(*x) + 1;
+                            if len > MAX_LIST as i64 {
+                                err.get_or_insert(len);
+                                return Val::list(vec![]);
+                            }
+                            Val {
+                                items: (*x..=*y).collect(),
+                                cut: *cx || *cy,
+                            }
+                        },
+                        &mut self.budget,
+                    )
+                    .map_err(limit(*op_span, ".."))?;
+                if let Some(len) = err {
+                    return Err(error_at(
+                        *op_span,
+                        format!("list of {len} values is longer than the limit of {MAX_LIST}"),
+                    ));
+                }
+                d
+            }
+            List(items) => return self.list(e, items, ordered),
+            Reorder(r, a) => {
+                let inner = matches!(r, ast::Reorder::Rev) && ordered;
+                let v = self.eval(a, inner)?;
+                if !ordered {
+                    // Only the multiset matters, and it is unchanged.
+                    return Ok(v);
+                }
+                let d = match v {
+                    Repr::Dist(d) => d,
+                    Repr::Pool(p) => self.materialize(&p, a)?,
+                };
+                match r {
+                    ast::Reorder::Sort => d.map(|v| Val {
+                        items: sorted(v.items.clone(), false),
+                        cut: v.cut,
+                    }),
+                    ast::Reorder::Rev => d.map(|v| {
+                        let mut items = v.items.clone();
+                        items.reverse();
+                        Val { items, cut: v.cut }
+                    }),
+                    ast::Reorder::Perm => self.permutations(&d, e)?,
+                }
+            }
+            Filter {
+                drop,
+                selector,
+                selector_span,
+                n,
+                list,
+            } => {
+                return self.filter(e, *drop, *selector, *selector_span, n, list, ordered);
+            }
+            If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let c = self.dist(cond, false)?;
+                let c = c.map(|v| (!v.items.is_empty(), v.cut));
+                let mut branches: HashMap<bool, Dist<Val>> = HashMap::new();
+                for (&(taken, _), _) in c.iter() {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = branches.entry(taken) {
+                        let branch = if taken { then_branch } else { else_branch };
+                        slot.insert(self.dist(branch, ordered)?);
+                    }
+                }
+                self.mix(&c, e.span, "if", |_, &(taken, cut)| {
+                    Ok(with_cut(&branches[&taken], cut))
+                })?
+            }
+            Let { value, body, .. } => {
+                let value_ordered = self
+                    .binding_order
+                    .get(&node_key(e))
+                    .copied()
+                    .unwrap_or(true);
+                let v = self.dist(value, value_ordered)?;
+                if v.len() == 1 {
+                    let val = v.outcomes().next().expect("one outcome").clone();
+                    let cut = val.cut;
+                    self.env.push(val);
+                    let r = self.eval(body, ordered);
+                    self.env.pop();
+                    let r = r?;
+                    return Ok(match r {
+                        Repr::Dist(d) => Repr::Dist(with_cut(&d, cut)),
+                        pool => pool,
+                    });
+                }
+                self.mix(&v, e.span, "let", |this, val| {
+                    this.env.push(val.clone());
+                    let r = this.dist(body, ordered);
+                    this.env.pop();
+                    Ok(with_cut(&r?, val.cut))
+                })?
+            }
+            Foreach { list, body, .. } => return self.foreach(e, list, body, ordered),
+            While { init, body, .. } => {
+                let value_ordered = ordered
+                    || self
+                        .binding_order
+                        .get(&node_key(e))
+                        .copied()
+                        .unwrap_or(true);
+                return Ok(Repr::Dist(self.while_loop(
+                    e,
+                    init,
+                    body,
+                    ordered,
+                    value_ordered,
+                )?));
+            }
+        };
+        self.budget
+            .check_size(d.len(), "distribution")
+            .map_err(limit(e.span, name))?;
+        Ok(Repr::Dist(d))
+    }
+
+    fn repeat(
+        &mut self,
+        e: &Expr,
+        count: &Expr,
+        op_span: Span,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Repr> {
+        let n = self.scalar(count, &|| "left operand of '#'".to_string())?;
+        let b = self.dist(body, ordered)?;
+        let die: Option<Dist<i32>> =
+            if !ordered && b.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) {
+                Some(b.map(|v| v.items[0]))
+            } else {
+                None
+            };
+        if let (Some(die), false) = (&die, n.iter().any(|((_, cut), _)| *cut)) {
+            let mut components = Vec::new();
+            for (&(k, _), w) in n.iter() {
+                let k = k.max(0) as usize;
+                if k > MAX_LIST {
+                    return Err(error_at(
+                        op_span,
+                        format!("list of {k} values is longer than the limit of {MAX_LIST}"),
+                    ));
+                }
+                components.push((w.clone(), vec![(die.clone(), k as u32)]));
+            }
+            return Ok(Repr::Pool(LazyPool {
+                components,
+                filters: Vec::new(),
+                keep: None,
+            }));
+        }
+        // General case: n independent copies concatenated, for each count.
+        let d = self.mix(&n, e.span, "#", |this, &(k, cut)| {
+            let k = k.max(0) as usize;
+            let mut acc = Dist::certain(Val { items: vec![], cut });
+            for _ in 0..k {
+                acc = concat(&acc, &b, ordered, &mut this.budget).map_err(limit(op_span, "#"))?;
+            }
+            Ok(acc)
+        })?;
+        Ok(Repr::Dist(d))
+    }
+
+    fn list(&mut self, e: &Expr, items: &[Expr], ordered: bool) -> R<Repr> {
+        let mut parts = Vec::with_capacity(items.len());
+        for item in items {
+            parts.push(self.eval(item, ordered)?);
+        }
+        if !ordered {
+            // Plain pools and single-value dice merge into one pool.
+            let mut pool: Option<LazyPool> = Some(LazyPool::single(Dist::certain(0), 0));
+            for p in &parts {
+                let next = match (p, &pool) {
+                    (Repr::Pool(q), Some(acc)) if q.is_plain() => Some(acc.concat(q)),
+                    (Repr::Dist(d), Some(acc))
+                        if d.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) =>
+                    {
+                        Some(acc.concat(&LazyPool::single(d.map(|v| v.items[0]), 1)))
+                    }
+                    _ => None,
+                };
+                pool = next;
+            }
+            if let Some(p) = pool
+                && parts.iter().any(|p| matches!(p, Repr::Pool(_)))
+            {
+                return Ok(Repr::Pool(p));
+            }
+        }
+        let mut acc = Dist::certain(Val::list(vec![]));
+        for (p, item) in parts.into_iter().zip(items) {
+            let d = match p {
+                Repr::Dist(d) => d,
+                Repr::Pool(q) => self.materialize(&q, item)?,
+            };
+            acc = concat(&acc, &d, ordered, &mut self.budget).map_err(limit(e.span, ","))?;
+        }
+        Ok(Repr::Dist(acc))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn filter(
+        &mut self,
+        e: &Expr,
+        drop: bool,
+        selector: Selector,
+        selector_span: Span,
+        n: &Expr,
+        list: &Expr,
+        ordered: bool,
+    ) -> R<Repr> {
+        let positional = matches!(selector, Selector::First | Selector::Last);
+        let nd = self.scalar(n, &|| format!("operand of '{}'", selector.symbol()))?;
+        let l = self.eval(list, positional || ordered)?;
+        if let (Repr::Pool(p), 1) = (&l, nd.len()) {
+            let (k, cut) = *nd.outcomes().next().expect("one outcome");
+            if !cut && p.keep.is_none() {
+                let mut p = p.clone();
+                if selector.is_comparison() {
+                    p.filters.push((selector, drop, k));
+                    return Ok(Repr::Pool(p));
+                }
+                if !positional {
+                    if k < 0 {
+                        return Err(error_at(
+                            selector_span,
+                            format!("negative count {k} for '{}'", selector.symbol()),
+                        ));
+                    }
+                    let order = if selector == Selector::High {
+                        Order::Descending
+                    } else {
+                        Order::Ascending
+                    };
+                    p.keep = Some(Keep {
+                        order,
+                        n: k as u32,
+                        drop,
+                    });
+                    return Ok(Repr::Pool(p));
+                }
+            }
+        }
+        let l = match l {
+            Repr::Dist(d) => d,
+            Repr::Pool(p) => self.materialize(&p, list)?,
+        };
+        let mut err = None;
+        let d = nd
+            .product(
+                &l,
+                |(k, ck), v| match ops::filter(selector, drop, *k, &v.items) {
+                    Ok(items) => Val {
+                        items,
+                        cut: *ck || v.cut,
+                    },
+                    Err(m) => {
+                        err.get_or_insert(m);
+                        Val::list(vec![])
+                    }
+                },
+                &mut self.budget,
+            )
+            .map_err(limit(e.span, selector.symbol()))?;
+        if let Some(m) = err {
+            return Err(error_at(selector_span, m));
+        }
+        Ok(Repr::Dist(d))
+    }
+
+    fn foreach(&mut self, e: &Expr, list: &Expr, body: &Expr, ordered: bool) -> R<Repr> {
+        let l = self.dist(list, ordered)?;
+        let mut memo: HashMap<i32, Dist<Val>> = HashMap::new();
+        let d = self.mix(&l, e.span, "foreach", |this, v| {
+            let mut acc = Dist::certain(Val {
+                items: vec![],
+                cut: v.cut,
+            });
+            for &x in &v.items {
+                if let std::collections::hash_map::Entry::Vacant(slot) = memo.entry(x) {
+                    this.env.push(Val::single(x));
+                    let r = this.dist(body, ordered);
+                    this.env.pop();
+                    slot.insert(r?);
+                }
+                acc = concat(&acc, &memo[&x], ordered, &mut this.budget)
+                    .map_err(limit(e.span, "foreach"))?;
+            }
+            Ok(acc)
+        })?;
+        Ok(Repr::Dist(d))
+    }
+
+    /// `perm` in an ordered position: every distinct arrangement is equally likely.
+    fn permutations(&mut self, d: &Dist<Val>, e: &Expr) -> R<Dist<Val>> {
+        let max = self.budget.max_outcomes();
+        self.mix(d, e.span, "perm", |_, v| {
+            let mut items = v.items.clone();
+            items.sort_unstable();
+            let mut all = vec![items.clone()];
+            while next_permutation(&mut items) {
+                all.push(items.clone());
+                if all.len() > max {
+                    return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
+                        what: "permutation",
+                        limit: max,
+                    }));
+                }
+            }
+            Ok(
+                Dist::uniform(all.into_iter().map(|items| Val { items, cut: v.cut }))
+                    .expect("non-empty"),
+            )
+        })
+    }
+
+    /// `Σ P(t) · f(t)`: conditions on each outcome of `d` and mixes the results.
+    pub(crate) fn mix<T: Ord + Clone>(
+        &mut self,
+        d: &Dist<T>,
+        span: Span,
+        what: &str,
+        mut f: impl FnMut(&mut Self, &T) -> R<Dist<Val>>,
+    ) -> R<Dist<Val>> {
+        let mut parts = Vec::with_capacity(d.len());
+        for (t, w) in d.iter() {
+            parts.push((w.clone(), f(self, t)?));
+        }
+        Dist::mixture(parts, &mut self.budget).map_err(limit(span, what))
+    }
+}
+
+pub(crate) fn with_cut(d: &Dist<Val>, cut: bool) -> Dist<Val> {
+    if cut {
+        d.map(|v| Val {
+            items: v.items.clone(),
+            cut: true,
+        })
+    } else {
+        d.clone()
+    }
+}
+
+/// The distribution of `a` followed by an independent `b` (sorted when unordered).
+pub(crate) fn concat(
+    a: &Dist<Val>,
+    b: &Dist<Val>,
+    ordered: bool,
+    budget: &mut Budget,
+) -> Result<Dist<Val>, ProbError> {
+    let too_long = a.max_len() + b.max_len() > MAX_LIST;
+    if too_long {
+        return Err(ProbError::TooManyOutcomes {
+            what: "list",
+            limit: MAX_LIST,
+        });
+    }
+    a.product(
+        b,
+        |x, y| {
+            let mut items = Vec::with_capacity(x.items.len() + y.items.len());
+            items.extend_from_slice(&x.items);
+            items.extend_from_slice(&y.items);
+            Val {
+                items: sorted(items, ordered),
+                cut: x.cut || y.cut,
+            }
+        },
+        budget,
+    )
+}
+
+trait MaxLen {
+    fn max_len(&self) -> usize;
+}
+
+impl MaxLen for Dist<Val> {
+    fn max_len(&self) -> usize {
+        self.outcomes().map(|v| v.items.len()).max().unwrap_or(0)
+    }
+}
+
+fn next_permutation(v: &mut [i32]) -> bool {
+    if v.len() < 2 {
+        return false;
+    }
+    let mut i = v.len() - 1;
+    while i > 0 && v[i - 1] >= v[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = v.len() - 1;
+    while v[j] <= v[i - 1] {
+        j -= 1;
+    }
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}

@@ -1,0 +1,179 @@
+//! Lazy pools: `n#d…` kept as "n independent dice" so that `sum`, `count`, `high`/`low` and
+//! comparison filters over them are evaluated outcome by outcome (alea-prob's [`Pool`]) instead
+//! of enumerating every roll. Only used where the value's order cannot matter (an unordered
+//! mark), since a pool has no order.
+
+use crate::ast::{Aggregate, Selector};
+use alea_prob::{Budget, Dist, Order, Pool, ProbError, Weight};
+
+/// A `keep`/`drop` of `high`/`low` n applied to a pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Keep {
+    /// Visiting order: descending for `high`, ascending for `low`.
+    pub order: Order,
+    /// How many members the selector names.
+    pub n: u32,
+    /// `drop`: skip the first `n` members met in `order` and keep the rest.
+    pub drop: bool,
+}
+
+/// Groups of identical dice: `(die, how many)`.
+pub(crate) type Groups = Vec<(Dist<i32>, u32)>;
+
+/// A mixture of pools of independent single-value dice, with comparison filters and at most
+/// one final keep/drop.
+#[derive(Clone, Debug)]
+pub(crate) struct LazyPool {
+    /// Relative weight and the dice groups of each component (a random count gives several).
+    pub components: Vec<(Weight, Groups)>,
+    /// Members pass if every comparison holds (`drop` inverts one).
+    pub filters: Vec<(Selector, bool, i32)>,
+    /// The final keep/drop, applied after the filters.
+    pub keep: Option<Keep>,
+}
+
+/// Above this many dice in one component, pools are summed by convolution only.
+pub(crate) const MAX_POOL_DICE: u32 = 5_000;
+
+impl LazyPool {
+    pub(crate) fn single(die: Dist<i32>, n: u32) -> LazyPool {
+        LazyPool {
+            components: vec![(Weight::ONE, vec![(die, n)])],
+            filters: Vec::new(),
+            keep: None,
+        }
+    }
+
+    pub(crate) fn is_plain(&self) -> bool {
+        self.filters.is_empty() && self.keep.is_none()
+    }
+
+    fn passes(&self, v: i32) -> bool {
+        self.filters
+            .iter()
+            .all(|(s, drop, x)| s.compare(v, *x) != *drop)
+    }
+
+    /// The concatenation of two plain pools (independent).
+    pub(crate) fn concat(&self, other: &LazyPool) -> LazyPool {
+        let mut components = Vec::new();
+        for (wa, ga) in &self.components {
+            for (wb, gb) in &other.components {
+                let mut g = ga.clone();
+                g.extend(gb.iter().cloned());
+                components.push((wa.mul(wb), g));
+            }
+        }
+        LazyPool {
+            components,
+            filters: Vec::new(),
+            keep: None,
+        }
+    }
+
+    /// Runs an automaton over every component whose reducer state `R` starts at `init` and
+    /// absorbs `take` kept members of value `v` through `add`; mixes the components.
+    fn run<R: Ord + Clone + std::hash::Hash>(
+        &self,
+        init: R,
+        add: impl Fn(&R, i32, u32) -> R,
+        budget: &mut Budget,
+    ) -> Result<Dist<R>, ProbError> {
+        let mut parts = Vec::with_capacity(self.components.len());
+        for (w, groups) in &self.components {
+            let pool = Pool::from_groups(groups.clone());
+            if pool.size() > u64::from(MAX_POOL_DICE) {
+                return Err(ProbError::TooManyOutcomes {
+                    what: "pool of dice",
+                    limit: MAX_POOL_DICE as usize,
+                });
+            }
+            let order = self.keep.as_ref().map_or(Order::Ascending, |k| k.order);
+            let keep = self.keep.clone();
+            let d = pool.evaluate(
+                order,
+                (0u32, init.clone()),
+                |(seen, r), &o, count| {
+                    let passing = if self.passes(o) { count } else { 0 };
+                    match &keep {
+                        None => (*seen, add(r, o, passing)),
+                        Some(k) if k.drop => {
+                            let skip = (k.n - seen).min(passing);
+                            (seen + skip, add(r, o, passing - skip))
+                        }
+                        Some(k) => {
+                            let take = (k.n - seen).min(passing);
+                            (seen + take, add(r, o, take))
+                        }
+                    }
+                },
+                |(seen, _)| matches!(&keep, Some(k) if !k.drop && *seen == k.n),
+                budget,
+            )?;
+            parts.push((w.clone(), d.map(|(_, r)| r.clone())));
+        }
+        Dist::mixture(parts, budget)
+    }
+
+    /// `sum`, `prod` or `count` of the pool.
+    pub(crate) fn aggregate(
+        &self,
+        agg: Aggregate,
+        budget: &mut Budget,
+    ) -> Result<Dist<i32>, ProbError> {
+        if self.keep.is_none() && agg != Aggregate::Prod {
+            // Convolution of per-die contributions: the value (sum) or 1 (count), 0 if filtered.
+            let mut parts = Vec::with_capacity(self.components.len());
+            for (w, groups) in &self.components {
+                let mut acc = Dist::certain(0i64);
+                for (die, n) in groups {
+                    let contribution = die.map(|&v| match (self.passes(v), agg) {
+                        (false, _) => 0i64,
+                        (true, Aggregate::Count) => 1,
+                        (true, _) => i64::from(v),
+                    });
+                    acc = acc.convolve(&contribution.sum_iid(*n, budget)?, budget)?;
+                }
+                parts.push((w.clone(), acc.map(|&s| s as i32)));
+            }
+            return Dist::mixture(parts, budget);
+        }
+        match agg {
+            Aggregate::Sum => self.run(
+                0i32,
+                |s, v, k| s.wrapping_add(v.wrapping_mul(k as i32)),
+                budget,
+            ),
+            Aggregate::Count => self.run(0i32, |s, _, k| s + k as i32, budget),
+            Aggregate::Prod => self.run(
+                1i32,
+                |p, v, k| {
+                    let mut p = *p;
+                    for _ in 0..k {
+                        p = p.wrapping_mul(v);
+                    }
+                    p
+                },
+                budget,
+            ),
+        }
+    }
+
+    /// The distribution of the kept members as sorted lists.
+    pub(crate) fn materialize(&self, budget: &mut Budget) -> Result<Dist<Vec<i32>>, ProbError> {
+        let d = self.run(
+            Vec::new(),
+            |kept: &Vec<i32>, v, k| {
+                let mut out = kept.clone();
+                out.extend(std::iter::repeat_n(v, k as usize));
+                out
+            },
+            budget,
+        )?;
+        Ok(d.map(|v| {
+            let mut v = v.clone();
+            v.sort_unstable();
+            v
+        }))
+    }
+}
