@@ -1,2 +1,99 @@
-//! alea-openholdem (under construction).
+//! OpenHoldem's formula language, offline: `.ohf` files, a JSON table state, trace and lint.
+//!
+//! Spec: `openholdem.md` (the seed's semantics made exact). The pipeline:
+//!
+//! * [`compile_file`] / [`compile_expr`]: sections, hand lists, the operator-precedence parser,
+//!   name resolution to slots, static cycle detection, flat code; errors as
+//!   [`alea_core::Diagnostic`]s ([`Located`] says which file).
+//! * [`Machine`]: evaluates a [`Program`] many times (one [`Machine::run`] per heartbeat) with
+//!   per-state and per-run caches, memory symbols, warnings, `--strict`, and a trace.
+//! * [`SymbolProvider`]: where table symbols come from; [`TableState`] reads the spec's JSON.
+//!   Card symbols are derived from the provider's cards; those needing hand values go through
+//!   the [`HandEvaluator`] hook.
+//!
+//! ```
+//! use alea_core::SourceFile;
+//! use alea_openholdem::{compile_expr, compile_file, Machine, TableState};
+//!
+//! let c = compile_expr(None, SourceFile::new("<expr>", "1 + 2 * 3 ** 4"));
+//! let program = c.program.unwrap();
+//! assert_eq!(Machine::new(&program).eval_expr().unwrap(), 163.0);
+//!
+//! let file = SourceFile::new("bot.ohf", "##f$call##\ncall <= 4 && list1\n##list1##\nAKs AA\n");
+//! let program = compile_file(file).program.unwrap();
+//! let state = TableState::from_json(
+//!     r#"{"userchair": 0, "dealerchair": 1, "hero": ["Ah", "Kh"],
+//!         "players": [{"chair": 0, "balance": 50}, {"chair": 1, "balance": 50, "bet": 2}]}"#,
+//! ).unwrap();
+//! let mut m = Machine::new(&program);
+//! m.set_state(Box::new(state));
+//! assert_eq!(m.run("f$call").unwrap(), 1.0);
+//! ```
 #![forbid(unsafe_code)]
+// Load errors are alea_core::Diagnostic by value: cold paths, one per failed load.
+#![allow(clippy::result_large_err)]
+
+mod ast;
+mod cards;
+mod compile;
+mod lexer;
+mod lint;
+mod machine;
+mod ohf;
+mod ops;
+mod parser;
+mod state;
+mod symbols;
+mod trace;
+
+pub use ast::{Ast, BinOp, Expr, Node, NodeId, UnOp};
+pub use cards::{Card, Equity, HandEvaluator, NEEDS_EVALUATOR};
+pub use compile::{
+    AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_expr, compile_file,
+    standard_functions,
+};
+pub use machine::{Machine, PrwinReport, RunOptions};
+pub use ohf::HandList;
+pub use ops::{bit_pattern, format_value, to_int32};
+pub use parser::{MAX_NESTING, parse_body, to_sexpr};
+pub use state::{Limit, Player, StateError, SymbolProvider, TableState, is_table_symbol};
+pub use symbols::{CardField, CardSet, HandPattern, Status, Symbol};
+pub use trace::TraceLine;
+
+impl Program {
+    /// The files diagnostics and trace lines point into (0: formula file, 1: expression).
+    pub fn files(&self) -> &[alea_core::SourceFile] {
+        &self.files
+    }
+
+    /// The `--lint` warnings found while loading (unused lists and functions, duplicate
+    /// sections, ignored bodies, memory read without writer, precedence traps).
+    pub fn lint_warnings(&self) -> &[Located] {
+        &self.lint
+    }
+
+    /// Names of the functions defined in the formula file, in file order.
+    pub fn function_names(&self) -> Vec<&str> {
+        self.functions
+            .iter()
+            .filter(|f| f.file == 0 && f.name != "f$debug")
+            .map(|f| f.name.as_str())
+            .collect()
+    }
+
+    /// True when the file has a `##f$debug##` section.
+    pub fn has_debug(&self) -> bool {
+        !self.debug.is_empty()
+    }
+
+    /// The label text of each `##f$debug##` line's expression.
+    pub fn debug_expressions(&self) -> Vec<String> {
+        self.debug
+            .iter()
+            .map(|d| {
+                let f = &self.functions[d.function as usize];
+                f.root.map(|r| trace::label(self, r)).unwrap_or_default()
+            })
+            .collect()
+    }
+}
