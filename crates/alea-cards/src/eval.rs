@@ -284,23 +284,98 @@ const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 const EMPTY_KEY: u64 = 0x3333 << SUIT_SHIFT;
 
 const BUCKET_BITS: u32 = 14;
-const SLOT_BITS: u32 = 17;
-const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
+const BUCKETS: usize = 1 << BUCKET_BITS;
+const SLOT_BITS: u32 = 16;
+const SLOTS: usize = 1 << SLOT_BITS;
+
+/// A perfect hash from rank keys to hand ranks: `h = key · multiplier`; the top 14 bits of h
+/// pick a bucket, the next 16 a position, XORed with the bucket's displacement. Both tables
+/// are fixed-size arrays, so indexing needs no bounds checks.
+struct PerfectHash {
+    multiplier: u64,
+    displacement: Box<[u16; BUCKETS]>,
+    slots: Box<[u16; SLOTS]>,
+}
+
+impl PerfectHash {
+    #[inline(always)]
+    fn get(&self, rank_key: u64) -> u16 {
+        let h = rank_key.wrapping_mul(self.multiplier);
+        let bucket = (h >> (64 - BUCKET_BITS)) as usize;
+        let pos = (h >> (64 - BUCKET_BITS - SLOT_BITS)) as u16;
+        self.slots[usize::from(pos ^ self.displacement[bucket])]
+    }
+
+    /// Finds a multiplier whose buckets have distinct positions, then places buckets largest
+    /// first at the smallest XOR displacement that lands on free slots.
+    fn build(entries: &[(u64, u16)]) -> PerfectHash {
+        assert!(entries.len() < SLOTS);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        'multiplier: loop {
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let multiplier = splitmix(seed) | 1;
+            let mut buckets: Vec<Vec<(u16, u16)>> = vec![Vec::new(); BUCKETS];
+            for &(key, value) in entries {
+                let h = key.wrapping_mul(multiplier);
+                let bucket = (h >> (64 - BUCKET_BITS)) as usize;
+                let pos = (h >> (64 - BUCKET_BITS - SLOT_BITS)) as u16;
+                if buckets[bucket].iter().any(|&(p, _)| p == pos) {
+                    continue 'multiplier;
+                }
+                buckets[bucket].push((pos, value));
+            }
+            let mut order: Vec<usize> = (0..BUCKETS).collect();
+            order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
+            let mut used = vec![false; SLOTS];
+            let mut slots = Box::new([0u16; SLOTS]);
+            let mut displacement = Box::new([0u16; BUCKETS]);
+            for b in order {
+                if buckets[b].is_empty() {
+                    break;
+                }
+                let found = (0..=u16::MAX)
+                    .find(|&d| buckets[b].iter().all(|&(p, _)| !used[usize::from(p ^ d)]));
+                let Some(d) = found else { continue 'multiplier };
+                for &(p, v) in &buckets[b] {
+                    used[usize::from(p ^ d)] = true;
+                    slots[usize::from(p ^ d)] = v;
+                }
+                displacement[b] = d;
+            }
+            return PerfectHash {
+                multiplier,
+                displacement,
+                slots,
+            };
+        }
+    }
+}
 
 /// The lookup tables, built once per process.
 pub struct Tables {
-    multiplier: u64,
-    displacement: Vec<u32>,
-    slots: Vec<u16>,
-    flush: Vec<u16>,
+    /// Rank multisets of 7 cards (49,205 keys).
+    seven: PerfectHash,
+    /// Rank multisets of 5 and 6 cards (24,570 keys).
+    fewer: PerfectHash,
+    flush: Box<[u16; 1 << 13]>,
     class_values: Vec<u32>,
 }
 
-#[inline(always)]
-fn card_key(card: Card) -> u64 {
-    let i = card.index() as u32;
-    (1u64 << (3 * (i >> 2))) + (1u64 << COUNT_SHIFT) + (1u64 << (SUIT_SHIFT + 4 * (i & 3)))
+const fn card_tables() -> ([u64; 64], [u64; 64]) {
+    let mut keys = [0u64; 64];
+    let mut masks = [0u64; 64];
+    let mut i = 0;
+    while i < 52 {
+        let (rank, suit) = (i as u32 >> 2, i as u32 & 3);
+        keys[i] = (1u64 << (3 * rank)) + (1u64 << COUNT_SHIFT) + (1u64 << (SUIT_SHIFT + 4 * suit));
+        masks[i] = 1u64 << (16 * suit + rank);
+        i += 1;
+    }
+    (keys, masks)
 }
+
+/// Per card: its key increment and its mask bit (64 entries so any `index & 63` is in range).
+const CARD_KEYS: ([u64; 64], [u64; 64]) = card_tables();
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
@@ -320,7 +395,7 @@ impl Tables {
                 .expect("every hand is a class") as u16
                 + 1
         };
-        let mut flush = vec![0u16; 1 << 13];
+        let mut flush = Box::new([0u16; 1 << 13]);
         for (bits, slot) in flush.iter_mut().enumerate() {
             if (bits as u16).count_ones() >= 5 {
                 let mut counts = [0u8; 13];
@@ -331,31 +406,24 @@ impl Tables {
                 *slot = rank_of(cat, ranks);
             }
         }
-        let mut entries: Vec<(u64, u16)> = Vec::new();
-        for n in 5..=7u8 {
-            let mut counts = [0u8; 13];
-            for_each_multiset(&mut counts, 0, n, &mut |counts| {
-                let key = (0..13).fold(0u64, |k, r| k + (u64::from(counts[r]) << (3 * r)));
-                let (cat, ranks) = best_five(counts, false);
-                entries.push((key, rank_of(cat, ranks)));
-            });
-        }
-        let (multiplier, displacement, slots) = perfect_hash(&entries);
+        let entries = |sizes: &[u8]| {
+            let mut entries: Vec<(u64, u16)> = Vec::new();
+            for &n in sizes {
+                let mut counts = [0u8; 13];
+                for_each_multiset(&mut counts, 0, n, &mut |counts| {
+                    let key = (0..13).fold(0u64, |k, r| k + (u64::from(counts[r]) << (3 * r)));
+                    let (cat, ranks) = best_five(counts, false);
+                    entries.push((key, rank_of(cat, ranks)));
+                });
+            }
+            entries
+        };
         Tables {
-            multiplier,
-            displacement,
-            slots,
+            seven: PerfectHash::build(&entries(&[7])),
+            fewer: PerfectHash::build(&entries(&[5, 6])),
             flush,
             class_values,
         }
-    }
-
-    #[inline(always)]
-    fn slot(multiplier: u64, displacement: &[u32], rank_key: u64) -> usize {
-        let h = rank_key.wrapping_mul(multiplier);
-        let bucket = (h >> (64 - BUCKET_BITS)) as usize;
-        let pos = (h >> (64 - BUCKET_BITS - SLOT_BITS)) as u32 & SLOT_MASK;
-        (pos ^ displacement[bucket]) as usize
     }
 
     /// The rank of a hand of 5 to 7 distinct cards. For other hands the result is some
@@ -368,51 +436,12 @@ impl Tables {
             let bits = (hand.mask >> (16 * suit)) as usize & 0x1FFF;
             return HandRank(self.flush[bits]);
         }
-        let slot = Tables::slot(
-            self.multiplier,
-            &self.displacement,
-            hand.key & RANK_KEY_MASK,
-        );
-        HandRank(self.slots[slot & SLOT_MASK as usize])
-    }
-}
-
-/// Builds the perfect hash: finds a multiplier whose buckets have distinct positions, then
-/// places buckets largest first at the smallest XOR displacement that lands on free slots.
-fn perfect_hash(entries: &[(u64, u16)]) -> (u64, Vec<u32>, Vec<u16>) {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    'multiplier: loop {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let multiplier = splitmix(seed) | 1;
-        let mut buckets: Vec<Vec<(u32, u16)>> = vec![Vec::new(); 1 << BUCKET_BITS];
-        for &(key, value) in entries {
-            let h = key.wrapping_mul(multiplier);
-            let bucket = (h >> (64 - BUCKET_BITS)) as usize;
-            let pos = (h >> (64 - BUCKET_BITS - SLOT_BITS)) as u32 & SLOT_MASK;
-            if buckets[bucket].iter().any(|&(p, _)| p == pos) {
-                continue 'multiplier;
-            }
-            buckets[bucket].push((pos, value));
+        let rank_key = hand.key & RANK_KEY_MASK;
+        if hand.key >> COUNT_SHIFT & 0x1FF == 7 {
+            HandRank(self.seven.get(rank_key))
+        } else {
+            HandRank(self.fewer.get(rank_key))
         }
-        let mut order: Vec<usize> = (0..buckets.len()).collect();
-        order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
-        let mut used = vec![false; 1 << SLOT_BITS];
-        let mut slots = vec![0u16; 1 << SLOT_BITS];
-        let mut displacement = vec![0u32; 1 << BUCKET_BITS];
-        for b in order {
-            if buckets[b].is_empty() {
-                break;
-            }
-            let found =
-                (0..=SLOT_MASK).find(|&d| buckets[b].iter().all(|&(p, _)| !used[(p ^ d) as usize]));
-            let Some(d) = found else { continue 'multiplier };
-            for &(p, v) in &buckets[b] {
-                used[(p ^ d) as usize] = true;
-                slots[(p ^ d) as usize] = v;
-            }
-            displacement[b] = d;
-        }
-        return (multiplier, displacement, slots);
     }
 }
 
@@ -449,9 +478,10 @@ impl Hand {
     #[inline(always)]
     #[must_use]
     pub fn with(self, card: Card) -> Hand {
+        let i = card.index() & 63;
         Hand {
-            key: self.key + card_key(card),
-            mask: self.mask | card.mask(),
+            key: self.key + CARD_KEYS.0[i],
+            mask: self.mask | CARD_KEYS.1[i],
         }
     }
 
