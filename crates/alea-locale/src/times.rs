@@ -1,0 +1,192 @@
+//! Times and dates (ezscript.md §9.3): milliseconds since the epoch, floored to whole seconds,
+//! shown as local time of the tournament's zone (jiff, bundled tzdb) with CLDR patterns (ICU4X).
+
+use crate::error::{FormatError, LocaleError};
+use crate::numbers::finite;
+use crate::rules;
+use icu_datetime::fieldsets::{MD, T, YMD};
+use icu_datetime::input::{Date, DateTime, Time};
+use icu_datetime::pattern::{DateTimePattern, FixedCalendarDateTimeNames};
+use icu_datetime::{DateTimeFormatter, DateTimeFormatterPreferences};
+use icu_locale::Locale;
+use jiff::tz::{TimeZone, TimeZoneDatabase};
+use std::sync::OnceLock;
+use writeable::TryWriteable;
+
+fn data_error(error: impl std::fmt::Display) -> LocaleError {
+    LocaleError::Data(error.to_string())
+}
+
+/// The time-zone database: always jiff's bundled copy of the IANA tzdb, so zones resolve on a
+/// machine without `/usr/share/zoneinfo` and every machine gives the same local times.
+fn database() -> &'static TimeZoneDatabase {
+    static DATABASE: OnceLock<TimeZoneDatabase> = OnceLock::new();
+    DATABASE.get_or_init(TimeZoneDatabase::bundled)
+}
+
+/// Looks up an IANA zone name (`Europe/Berlin`, `UTC`) in the bundled database.
+pub(crate) fn time_zone(name: &str) -> Result<TimeZone, LocaleError> {
+    database()
+        .get(name)
+        .map_err(|_| LocaleError::UnknownTimeZone(name.to_string()))
+}
+
+/// The year variant of `toDateString` (R9).
+#[derive(Debug)]
+enum YearDate {
+    Medium(Box<DateTimeFormatter<YMD>>),
+    Pattern(
+        Box<FixedCalendarDateTimeNames<icu_calendar::Gregorian>>,
+        DateTimePattern,
+    ),
+}
+
+/// A local time as the formatters need it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LocalTime {
+    year: i16,
+    month: i8,
+    day: i8,
+    hour: i8,
+    minute: i8,
+    second: i8,
+}
+
+impl LocalTime {
+    fn icu(&self) -> Result<DateTime<icu_calendar::Iso>, FormatError> {
+        let date = Date::try_new_iso(i32::from(self.year), self.month as u8, self.day as u8)
+            .map_err(|_| FormatError::TimeOutOfRange)?;
+        let time = Time::try_new(self.hour as u8, self.minute as u8, self.second as u8, 0)
+            .map_err(|_| FormatError::TimeOutOfRange)?;
+        Ok(DateTime { date, time })
+    }
+
+    fn same_day(&self, other: &LocalTime) -> bool {
+        (self.year, self.month, self.day) == (other.year, other.month, other.day)
+    }
+}
+
+/// The time and date formatters of one locale, zone and "now".
+#[derive(Debug)]
+pub(crate) struct TimeFormats {
+    zone: TimeZone,
+    now: LocalTime,
+    hms: DateTimeFormatter<T>,
+    hm: DateTimeFormatter<T>,
+    month_day: DateTimeFormatter<MD>,
+    year_date: YearDate,
+}
+
+impl TimeFormats {
+    pub(crate) fn new(locale: &Locale, zone: TimeZone, now_ms: f64) -> Result<Self, LocaleError> {
+        let prefs: DateTimeFormatterPreferences = locale.into();
+        let hms = DateTimeFormatter::try_new(prefs, T::hms()).map_err(data_error)?;
+        let hm = DateTimeFormatter::try_new(prefs, T::hm()).map_err(data_error)?;
+        let month_day = DateTimeFormatter::try_new(prefs, MD::medium()).map_err(data_error)?;
+        let year_date = match rules::year_date_pattern(locale.id.language.as_str()) {
+            Some(pattern) => {
+                let pattern: DateTimePattern = pattern.parse().map_err(data_error)?;
+                let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(data_error)?;
+                names.include_for_pattern(&pattern).map_err(data_error)?;
+                YearDate::Pattern(Box::new(names), pattern)
+            }
+            None => YearDate::Medium(Box::new(
+                DateTimeFormatter::try_new(prefs, YMD::medium()).map_err(data_error)?,
+            )),
+        };
+        let now = local_time(&zone, now_ms)
+            .map_err(|_| LocaleError::Data(format!("now {now_ms} is out of range")))?;
+        Ok(Self {
+            zone,
+            now,
+            hms,
+            hm,
+            month_day,
+            year_date,
+        })
+    }
+
+    pub(crate) fn local(&self, ms: f64) -> Result<LocalTime, FormatError> {
+        local_time(&self.zone, ms)
+    }
+
+    /// `toTimeString`: CLDR time with seconds (`8:15:00\u{202F}PM`, `20:15:00`).
+    pub(crate) fn time(&self, ms: f64) -> Result<String, FormatError> {
+        Ok(self.hms.format(&self.local(ms)?.icu()?).to_string())
+    }
+
+    /// `toHMTimeString`: CLDR time with minutes (`8:15\u{202F}PM`, `20:15`).
+    pub(crate) fn hm_time(&self, ms: f64) -> Result<String, FormatError> {
+        Ok(self.hm.format(&self.local(ms)?.icu()?).to_string())
+    }
+
+    /// `toDateString`: CLDR `MD` medium, or the year variant (R9) when the local year is not
+    /// now's.
+    pub(crate) fn date(&self, ms: f64) -> Result<String, FormatError> {
+        let local = self.local(ms)?;
+        self.date_of(&local)
+    }
+
+    fn date_of(&self, local: &LocalTime) -> Result<String, FormatError> {
+        let icu = local.icu()?;
+        if local.year == self.now.year {
+            return Ok(self.month_day.format(&icu).to_string());
+        }
+        match &self.year_date {
+            YearDate::Medium(formatter) => Ok(formatter.format(&icu).to_string()),
+            YearDate::Pattern(names, pattern) => {
+                let gregorian = DateTime {
+                    date: icu.date.to_calendar(icu_calendar::Gregorian),
+                    time: icu.time,
+                };
+                names
+                    .with_pattern_unchecked(pattern)
+                    .format(&gregorian)
+                    .try_write_to_string()
+                    .map(|text| text.into_owned())
+                    .map_err(|(error, _)| FormatError::Data(error.to_string()))
+            }
+        }
+    }
+
+    /// `toDateAndTimeString`: date, `", "`, time (R9).
+    pub(crate) fn date_and_time(&self, ms: f64) -> Result<String, FormatError> {
+        let local = self.local(ms)?;
+        let time = self.hms.format(&local.icu()?).to_string();
+        Ok(format!(
+            "{}{}{time}",
+            self.date_of(&local)?,
+            rules::DATE_TIME_SEPARATOR
+        ))
+    }
+
+    /// `toDateIfNotTodayAndTimeString`: the time alone on now's local date, else date and time.
+    pub(crate) fn date_if_not_today_and_time(&self, ms: f64) -> Result<String, FormatError> {
+        let local = self.local(ms)?;
+        if local.same_day(&self.now) {
+            Ok(self.hms.format(&local.icu()?).to_string())
+        } else {
+            self.date_and_time(ms)
+        }
+    }
+}
+
+/// `ms` since the epoch, floored to whole seconds, as local time in `zone`.
+fn local_time(zone: &TimeZone, ms: f64) -> Result<LocalTime, FormatError> {
+    let seconds = (finite(ms)? / 1000.0).floor();
+    // jiff's range is about ±9999 years; the cast is exact inside it.
+    if seconds.abs() > 4e11 {
+        return Err(FormatError::TimeOutOfRange);
+    }
+    let timestamp =
+        jiff::Timestamp::from_second(seconds as i64).map_err(|_| FormatError::TimeOutOfRange)?;
+    let civil = zone.to_datetime(timestamp);
+    Ok(LocalTime {
+        year: civil.year(),
+        month: civil.month(),
+        day: civil.day(),
+        hour: civil.hour(),
+        minute: civil.minute(),
+        second: civil.second(),
+    })
+}
