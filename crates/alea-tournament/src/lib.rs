@@ -33,6 +33,7 @@ mod clock;
 mod hand;
 mod json;
 mod load;
+mod locate;
 mod model;
 mod payout;
 mod props;

@@ -527,6 +527,22 @@ impl State {
         shown.unwrap_or_else(|| format!("<{}>", obj.type_name()))
     }
 
+    /// What identifies an object in the CLI's JSON (`{"$type": "Player", "id": 4}`): `id` for
+    /// players and tables, `index` for levels and log entries, `value` for chips, `place` for
+    /// chops; `None` for the log, the hand timer and the tournament.
+    pub fn object_key(&self, obj: Obj) -> Option<(&'static str, f64)> {
+        let data = &self.t.data;
+        match obj {
+            Obj::Player(i) => Some(("id", f64::from(data.players.get(i)?.id))),
+            Obj::Table(i) => Some(("id", f64::from(data.tables.get(i)?.id))),
+            Obj::Level(i) => Some(("index", i as f64)),
+            Obj::LogEntry(i) => Some(("index", i as f64)),
+            Obj::Chip(i) => Some(("value", data.chips.get(i)?.value)),
+            Obj::Chop(i) => Some(("place", data.chops.get(i)?.place)),
+            Obj::Log | Obj::HandTimer | Obj::Tournament => None,
+        }
+    }
+
     /// `n.toPlayer()`: the player with id `n` (any player of the file), else the error
     /// `No player with number N`.
     pub fn to_player(&self, n: f64) -> Result<Obj, String> {

@@ -545,3 +545,109 @@ fn docs_examples() {
         "docs/tournament.md has too few checked examples"
     );
 }
+
+#[test]
+fn object_keys_for_json() {
+    let state = example_state();
+    let dana = state.to_player(4.0).unwrap();
+    assert_eq!(state.object_key(dana), Some(("id", 4.0)));
+    assert_eq!(
+        state.object_key(alea_tournament::Obj::Chip(1)),
+        Some(("value", 100.0))
+    );
+    assert_eq!(
+        state.object_key(alea_tournament::Obj::LogEntry(3)),
+        Some(("index", 3.0))
+    );
+    assert_eq!(state.object_key(alea_tournament::Obj::Log), None);
+    assert_eq!(state.display_object(dana), "Dana Whitfield");
+    assert_eq!(state.display_object(alea_tournament::Obj::Chip(0)), "25");
+    assert_eq!(state.display_object(alea_tournament::Obj::Log), "<Log>");
+}
+
+/// Every path of a JSON value, for the mutation test below.
+fn json_paths(v: &serde_json::Value, path: Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    out.push(path.clone());
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                let mut p = path.clone();
+                p.push(PathStep::Key(k.clone()));
+                json_paths(x, p, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                let mut p = path.clone();
+                p.push(PathStep::Index(i));
+                json_paths(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Clone, Debug)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+fn at_path<'a>(v: &'a mut serde_json::Value, path: &[PathStep]) -> &'a mut serde_json::Value {
+    path.iter().fold(v, |v, step| match step {
+        PathStep::Key(k) => &mut v[k.as_str()],
+        PathStep::Index(i) => &mut v[*i],
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// Any one value of the example replaced by something odd: loading never panics, and what
+    /// loads derives, answers every name and runs the clock without panicking.
+    #[test]
+    fn odd_values_never_crash(
+        pick in any::<prop::sample::Index>(),
+        replacement in prop::sample::select(vec![
+            "null", "0", "-1", "1e300", "-1e300", "0.5", "99", "true", "\"x\"", "[]", "{}", "[1, 2]",
+            "\"2025-07-20T20:15:00\"", "{\"a\": [1]}",
+        ]),
+        delete in any::<bool>(),
+    ) {
+        let mut json: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+        let mut paths = Vec::new();
+        json_paths(&json, Vec::new(), &mut paths);
+        let path = pick.get(&paths).clone();
+        match (delete, path.split_last()) {
+            (true, Some((PathStep::Key(k), parent))) => {
+                if let Some(map) = at_path(&mut json, parent).as_object_mut() {
+                    map.remove(k);
+                }
+            }
+            _ => *at_path(&mut json, &path) = serde_json::from_str(replacement).unwrap(),
+        }
+        let text = json.to_string();
+        match load(&text, &LoadOptions::default()) {
+            Err(e) => {
+                prop_assert!(!e.to_string().is_empty());
+                let _ = e.to_diagnostic(&text);
+            }
+            Ok(t) => {
+                let state = State::without_scripts(t.clone());
+                for name in alea_tournament::GLOBAL_NAMES {
+                    prop_assert!(state.global(name).is_some());
+                }
+                for tick in Simulation::new(t, NoScripts).take(3) {
+                    prop_assert!(tick.current.tournament().now > tick.previous.tournament().now);
+                }
+            }
+        }
+    }
+
+    /// Random bytes: an error, never a panic.
+    #[test]
+    fn random_text_never_crashes(text in "\\PC{0,64}") {
+        if let Err(e) = load(&text, &LoadOptions::default()) {
+            let _ = e.to_diagnostic(&text);
+        }
+    }
+}
