@@ -155,6 +155,9 @@ pub fn number_value(digits: &str) -> i32 {
 pub struct Lexer<'a> {
     text: &'a str,
     pos: usize,
+    /// Offset of the first byte of the text that is not a space or TAB: a `#` there is on the
+    /// first line with only blanks before it.
+    first_token: usize,
 }
 
 fn is_space(b: u8) -> bool {
@@ -164,7 +167,15 @@ fn is_space(b: u8) -> bool {
 impl<'a> Lexer<'a> {
     /// A lexer over `text` starting at byte `pos` (which must be a character boundary).
     pub fn new(text: &'a str, pos: usize) -> Lexer<'a> {
-        Lexer { text, pos }
+        let first_token = text
+            .bytes()
+            .position(|b| b != b' ' && b != b'\t')
+            .unwrap_or(text.len());
+        Lexer {
+            text,
+            pos,
+            first_token,
+        }
     }
 
     /// The byte offset of the next unread character.
@@ -175,12 +186,7 @@ impl<'a> Lexer<'a> {
     /// Whether a `#` at `at` starts a comment: column 1, or on the first line after only
     /// spaces and TABs.
     fn hash_is_comment(&self, at: usize) -> bool {
-        let before = &self.text.as_bytes()[..at];
-        match before.last() {
-            Some(b'\n') => true,
-            None => true,
-            Some(_) => !before.contains(&b'\n') && before.iter().all(|&b| b == b' ' || b == b'\t'),
-        }
+        at == 0 || self.text.as_bytes()[at - 1] == b'\n' || at == self.first_token
     }
 
     fn skip_trivia(&mut self) {

@@ -590,7 +590,7 @@ fn bar(p: f64, p_max: f64, style: &TableStyle) -> String {
     }
     let mut s = "\u{2588}".repeat(eighths / 8);
     // U+2589..U+258F are 7/8 down to 1/8.
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         s.push(char::from_u32(0x2590 - (eighths % 8) as u32).unwrap_or('#'));
     }
     s
