@@ -1,8 +1,25 @@
 #![no_main]
-//! Fuzz target for dicelab (filled in with the language).
+//! Fuzz target for dicelab: the parser, the tree printer and the roller must never panic,
+//! whatever the input (limits end in diagnostics).
 
+use alea_core::{Rng, SourceFile};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = std::str::from_utf8(data);
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.len() > 4096 {
+        return;
+    }
+    let file = SourceFile::new("<fuzz>", text);
+    alea_dicelab::with_big_stack(|| {
+        let (program, _diagnostics) = alea_dicelab::parse(&file);
+        let mut rng = Rng::seed_from_u64(data.len() as u64);
+        let mut roller = alea_dicelab::Roller::new();
+        for statement in &program.statements {
+            let _ = alea_dicelab::print_tree(&statement.expr);
+            let _ = roller.roll(statement, &mut rng);
+        }
+    });
 });
