@@ -51,12 +51,12 @@ pub use model::{
 pub use payout::{
     default_payout_percentages, net_prize, percentage_payouts, remaining, round_payouts,
 };
-pub use props::{GLOBAL_NAMES, property_names};
+pub use props::{ALERT_ONLY_NAMES, Field, GLOBAL_NAMES, NameStatus, name_status, property_names};
 pub use state::{
     Derived, NoScripts, PAYOUT_SCRIPT_NAMES, PayoutInputs, PayoutSource, PlayerStats, ScriptHooks,
     State,
 };
-pub use time::parse_time;
+pub use time::{local_time_text, parse_time};
 pub use value::{Obj, Value, display_number};
 
 impl Tournament {

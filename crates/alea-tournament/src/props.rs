@@ -107,9 +107,75 @@ pub const GLOBAL_NAMES: &[&str] = &[
     "payoutScript",
     "currency",
     "pointsFormula",
-    // alert-only, answered here for the host's convenience
-    "handTimer",
 ];
+
+/// Names only alert conditions and TTS texts may read (tournament-data.md §7). [`State::global`]
+/// answers `handTimer`; the others belong to the host's alert runtime (`previous` is the
+/// previous tick's state as [`Obj::Tournament`], `previousHandTimer` its [`Obj::HandTimer`]).
+pub const ALERT_ONLY_NAMES: &[&str] = &[
+    "was",
+    "changed",
+    "becameTrue",
+    "previous",
+    "handTimer",
+    "previousHandTimer",
+];
+
+/// The script fields of tournament-data.md §7, by the names they may read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// Content values and conditions: the standard names.
+    Standard,
+    /// Alert conditions and TTS texts: standard + [`ALERT_ONLY_NAMES`].
+    Alert,
+    /// The points formula: standard + `playerId` (reading `points` fails).
+    Points,
+    /// The payout script: only [`crate::PAYOUT_SCRIPT_NAMES`] and `defaultPayoutPercentages`.
+    Payout,
+}
+
+/// Whether a field may read a tournament name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameStatus {
+    /// The field may read it.
+    Allowed,
+    /// A tournament name the field may not read: `NAME is not available in this field`.
+    NotAvailable,
+    /// Not a tournament name at all (a built-in, a local, or `Unknown name NAME`).
+    Unknown,
+}
+
+/// Whether `field` may read the tournament name `name` (tournament-data.md §7).
+///
+/// ```
+/// use alea_tournament::{Field, NameStatus, name_status};
+/// assert_eq!(name_status(Field::Payout, "netPrize"), NameStatus::Allowed);
+/// assert_eq!(name_status(Field::Payout, "payouts"), NameStatus::NotAvailable);
+/// assert_eq!(name_status(Field::Standard, "was"), NameStatus::NotAvailable);
+/// assert_eq!(name_status(Field::Alert, "handTimer"), NameStatus::Allowed);
+/// assert_eq!(name_status(Field::Points, "playerId"), NameStatus::Allowed);
+/// assert_eq!(name_status(Field::Standard, "sqrt"), NameStatus::Unknown);
+/// ```
+pub fn name_status(field: Field, name: &str) -> NameStatus {
+    let standard = GLOBAL_NAMES.contains(&name);
+    let alert = ALERT_ONLY_NAMES.contains(&name);
+    let payout = name == "defaultPayoutPercentages" || crate::PAYOUT_SCRIPT_NAMES.contains(&name);
+    let player_id = name == "playerId";
+    if !(standard || alert || payout || player_id) {
+        return NameStatus::Unknown;
+    }
+    let allowed = match field {
+        Field::Standard => standard,
+        Field::Alert => standard || alert,
+        Field::Points => standard || player_id,
+        Field::Payout => payout,
+    };
+    if allowed {
+        NameStatus::Allowed
+    } else {
+        NameStatus::NotAvailable
+    }
+}
 
 /// Property names of each object type (tournament-data.md §5); chips and custom log entries
 /// also have their own keys.
@@ -509,6 +575,16 @@ impl State {
                 .map(|(_, v)| v.clone()),
             _ => None,
         }
+    }
+
+    /// [`State::property`] with the errors scripts see, in the shape a host object lookup
+    /// wants: `None` for a missing property (the host reports `Attempted to access missing
+    /// element NAME on TYPE`), `Err` for `points` while the points formula runs.
+    pub fn read_property(&self, obj: Obj, name: &str) -> Option<Result<Value, String>> {
+        if matches!(obj, Obj::Player(_)) && name == "points" && !self.points_ready {
+            return Some(Err("points cannot be read inside the points formula".into()));
+        }
+        self.property(obj, name).map(Ok)
     }
 
     /// How an object displays (EZScript's display rule): Player and Table → `name`, Chip →

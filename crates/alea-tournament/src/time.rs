@@ -35,3 +35,20 @@ pub(crate) fn parse_time_in(text: &str, zone: &TimeZone) -> Result<f64, String> 
     let ts = zone.to_timestamp(dt).map_err(|_| invalid())?;
     Ok(ts.as_millisecond() as f64)
 }
+
+/// A time as the `--simulate` lines print it: `YYYY-MM-DD HH:MM:SS` local in `zone` (ms floored
+/// to whole seconds).
+///
+/// ```
+/// use alea_tournament::local_time_text;
+/// assert_eq!(local_time_text(1753035390000.0, "Europe/Berlin"), Ok("2025-07-20 20:16:30".into()));
+/// ```
+pub fn local_time_text(ms: f64, zone: &str) -> Result<String, String> {
+    let tz = time_zone(zone)?;
+    let secs = (ms / 1000.0).floor();
+    let ts = Timestamp::from_second(secs as i64).map_err(|_| format!("time out of range: {ms}"))?;
+    Ok(ts
+        .to_zoned_datetime(tz)
+        .strftime("%Y-%m-%d %H:%M:%S")
+        .to_string())
+}

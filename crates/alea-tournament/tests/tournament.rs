@@ -6,7 +6,7 @@ mod harness;
 
 use alea_tournament::{
     LoadOptions, NoScripts, PayoutInputs, PayoutSource, ScriptHooks, Simulation, State, Tournament,
-    Value, default_payout_percentages, load, remaining, round_payouts,
+    Value, default_payout_percentages, load, local_time_text, remaining, round_payouts,
 };
 use proptest::prelude::*;
 
@@ -50,6 +50,10 @@ impl ScriptHooks for ExampleScripts {
         let id = state.data().players[player].id;
         let p = state.to_player(f64::from(id)).ok()?;
         let place = state.property(p, "place")?.as_number()?;
+        assert_eq!(
+            state.read_property(p, "points"),
+            Some(Err("points cannot be read inside the points formula".into()))
+        );
         Some(total - place + 1.0)
     }
 }
@@ -235,8 +239,9 @@ fn simulate_800_seconds_of_the_example() {
     for tick in sim.take(800) {
         assert_eq!(tick.now, NOW + tick.number as f64 * 1000.0);
         if tick.evaluates_alerts() {
+            let time = local_time_text(tick.now, &tick.current.data().time_zone).unwrap();
             for alert in fired_alerts(&tick) {
-                lines.push(format!("+{}s {alert}", tick.number));
+                lines.push(format!("{time} (+{}s) {alert}", tick.number));
             }
         }
         last = Some(tick);
@@ -244,9 +249,9 @@ fn simulate_800_seconds_of_the_example() {
     assert_eq!(
         lines,
         [
-            "+90s knockout: 13 players remain",
-            "+686s near end of level",
-            "+746s blinds changed: The small blind is 500, and the big blind is 1000",
+            "2025-07-20 20:16:30 (+90s) knockout: 13 players remain",
+            "2025-07-20 20:26:26 (+686s) near end of level",
+            "2025-07-20 20:27:26 (+746s) blinds changed: The small blind is 500, and the big blind is 1000",
         ]
     );
     let last = last.unwrap();
