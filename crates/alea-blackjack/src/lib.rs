@@ -22,6 +22,7 @@ mod chain;
 mod exact;
 mod lexer;
 mod parser;
+mod plot;
 mod prefix;
 mod presets;
 mod randomizer;
@@ -33,9 +34,15 @@ pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
 };
 pub use parser::MAX_COUNT;
+pub use plot::{Series, gap_chart_svg};
 pub use prefix::{MAX_PREFIX_PATHS, prefix_law};
 pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
 pub use randomizer::{Piece, Randomizer, STATE_FORMAT};
 pub use rational::Ratio;
 pub use sim::{GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};
+
+/// The examples of `docs/blackjack.md`, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/blackjack.md")]
+pub struct DocsBlackjackMd;

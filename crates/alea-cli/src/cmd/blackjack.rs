@@ -1,28 +1,862 @@
-//! `alea blackjack` (under construction).
+//! `alea blackjack`: deal, canonicalize, simulate and analyse Tetris randomizer specs
+//! (docs/blackjack.md; spec §7).
 
-use std::io::{self, Write};
+use alea_blackjack::{
+    ExactError, ExactOptions, ExactStats, Randomizer, Ratio, Series, SimStats, Spec, SpecError,
+    exact, exact_preset, gap_chart_svg, preset_names, preset_spec, simulate_randomizer,
+};
+use alea_core::{RenderOptions, SourceFile};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `alea blackjack`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    alea blackjack bag of I,J,L,O,S,T,Z --seed 0\n  \
+    alea blackjack 'I,J,L,O,S,T,Z with 4 history 6 rolls first I,J,L,T' --exact\n  \
+    alea blackjack tgm2 --stats --plot gaps.svg\n  \
+    alea blackjack --compare 7bag 14bag tgm1 tgm2 nes\n\
+    Presets: memoryless, 7bag, 14bag, tgm-ace, tgm1, tgm2, lockjaw-mtb, nes, tgm3, pairs")]
 pub struct Args {
-    /// Program text or file (the language's own rules).
-    pub input: Vec<String>,
+    /// The spec (words are joined with single spaces), or a preset name. With --compare, each
+    /// argument is one spec or preset.
+    pub spec: Vec<String>,
+    /// Use a preset by name.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// Read the spec from a file (`-` for stdin), e.g. examples/blackjack/tgm2.bj.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub file: Option<String>,
+    /// Pieces to deal (default 28) or simulate (--stats, default 1000000).
+    #[arg(short = 'n', value_name = "N")]
+    pub n: Option<u64>,
+    /// Seed: u64, decimal or 0x-hex (default: from the OS, reported on stderr).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<String>,
+    /// Simulated frequencies and gap (drought) statistics.
+    #[arg(long, conflicts_with_all = ["exact", "canonical"])]
+    pub stats: bool,
+    /// Exact long-run statistics as fractions.
+    #[arg(long, conflicts_with = "canonical")]
+    pub exact: bool,
+    /// Tail mass that cuts unbounded gap laws.
+    #[arg(long, value_name = "EPS", default_value = "1/1000000")]
+    pub tail: String,
+    /// State limit for --exact.
+    #[arg(long = "max-states", value_name = "M", default_value_t = 100_000)]
+    pub max_states: usize,
+    /// Machine output on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the canonical spec and exit.
+    #[arg(long)]
+    pub canonical: bool,
+    /// Write the gap distributions as an SVG chart (exact when possible, else simulated).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Compare several randomizers side by side.
+    #[arg(long)]
+    pub compare: bool,
+}
+
+/// What to deal: a spec (spec presets expand to one) or a built-in preset.
+#[derive(Clone)]
+enum Target {
+    Spec(Spec),
+    Builtin(&'static str),
+}
+
+impl Target {
+    fn label(&self) -> String {
+        match self {
+            Target::Spec(s) => s.to_string(),
+            Target::Builtin(n) => n.to_string(),
+        }
+    }
+
+    fn randomizer(&self, seed: u64) -> Randomizer {
+        match self {
+            Target::Spec(s) => Randomizer::new(s, seed),
+            Target::Builtin(n) => Randomizer::preset(n, seed).expect("built-in preset exists"),
+        }
+    }
+
+    fn exact(&self, opts: &ExactOptions) -> Result<ExactStats, ExactError> {
+        match self {
+            Target::Spec(s) => exact(s, opts),
+            Target::Builtin(n) => exact_preset(n, opts).expect("built-in preset exists"),
+        }
+    }
+}
+
+/// A failure with its exit status, already rendered.
+struct Failure {
+    status: u8,
+    text: String,
+    json: String,
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A float as JSON (always with a fraction part or exponent, e.g. `1.0`).
+fn json_f64(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
+}
+
+fn spec_failure(src: &str, e: &SpecError) -> Failure {
+    let file = SourceFile::new("<spec>", src);
+    let opts = RenderOptions {
+        location: false,
+        ..RenderOptions::default()
+    };
+    Failure {
+        status: 2,
+        text: e.to_diagnostic().render_with(&file, opts),
+        json: format!(
+            "{{\"error\":{{\"code\":{},\"message\":{},\"span\":[{},{}]}}}}",
+            json_str(e.code),
+            json_str(&e.message),
+            e.span.start,
+            e.span.end
+        ),
+    }
+}
+
+fn plain_failure(status: u8, code: Option<&str>, message: String) -> Failure {
+    let text = match code {
+        Some(c) => format!("error[{c}]: {message}\n"),
+        None => format!("error: {message}\n"),
+    };
+    let code_json = code.map_or("null".to_string(), json_str);
+    Failure {
+        status,
+        text,
+        json: format!(
+            "{{\"error\":{{\"code\":{code_json},\"message\":{}}}}}",
+            json_str(&message)
+        ),
+    }
+}
+
+fn exact_failure(e: &ExactError) -> Failure {
+    plain_failure(3, Some(e.code()), e.to_string())
+}
+
+/// Resolves one spec text or preset name. A single word that names a preset is the preset.
+fn resolve(text: &str) -> Result<Target, Failure> {
+    let word = text.trim();
+    if preset_names().contains(&word) {
+        return preset(word);
+    }
+    Spec::parse(text)
+        .map(Target::Spec)
+        .map_err(|e| spec_failure(text, &e))
+}
+
+fn preset(name: &str) -> Result<Target, Failure> {
+    if let Some(text) = preset_spec(name) {
+        let spec = Spec::parse(text).expect("preset specs parse");
+        return Ok(Target::Spec(spec));
+    }
+    match alea_blackjack::BUILTIN_PRESETS.iter().find(|&&b| b == name) {
+        Some(b) => Ok(Target::Builtin(b)),
+        None => Err(plain_failure(
+            2,
+            None,
+            format!(
+                "unknown preset '{name}'; known presets: {}",
+                preset_names().join(", ")
+            ),
+        )),
+    }
+}
+
+fn parse_seed(s: &str) -> Option<u64> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// A seed from the operating system's randomness (via std's hasher keys) and the clock.
+fn os_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    h.write_u128(t);
+    h.finish()
 }
 
 /// Runs `alea blackjack`.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("alea blackjack: not implemented yet");
-    ExitCode::from(2)
+pub fn run(args: Args) -> ExitCode {
+    let json = args.json;
+    match run_inner(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if json {
+                println!("{}", f.json);
+            } else {
+                eprint!("{}", f.text);
+            }
+            ExitCode::from(f.status)
+        }
+    }
 }
+
+fn targets(args: &Args) -> Result<Vec<Target>, Failure> {
+    let mut out = Vec::new();
+    if args.compare {
+        for s in &args.spec {
+            out.push(resolve(s)?);
+        }
+        if let Some(p) = &args.preset {
+            out.push(preset(p)?);
+        }
+        if out.is_empty() {
+            return Err(plain_failure(
+                2,
+                None,
+                "--compare needs specs or presets".into(),
+            ));
+        }
+        return Ok(out);
+    }
+    if let Some(path) = &args.file {
+        if args.preset.is_some() || !args.spec.is_empty() {
+            return Err(plain_failure(
+                2,
+                None,
+                "give a spec, --preset or --file, not several".into(),
+            ));
+        }
+        let file = crate::common::read_source(path).map_err(|m| plain_failure(2, None, m))?;
+        return match Spec::parse(file.text()) {
+            Ok(s) => Ok(vec![Target::Spec(s)]),
+            Err(e) => {
+                let mut f = spec_failure(file.text(), &e);
+                f.text = e.to_diagnostic().render(&file);
+                Err(f)
+            }
+        };
+    }
+    match (&args.preset, args.spec.is_empty()) {
+        (Some(_), false) => Err(plain_failure(
+            2,
+            None,
+            "give either a spec or --preset, not both".into(),
+        )),
+        (Some(p), true) => Ok(vec![preset(p)?]),
+        (None, true) => Err(plain_failure(
+            2,
+            None,
+            "no spec given; try 'alea blackjack bag of I,J,L,O,S,T,Z' or --preset tgm2".into(),
+        )),
+        (None, false) => Ok(vec![resolve(&args.spec.join(" "))?]),
+    }
+}
+
+fn run_inner(args: Args) -> Result<(), Failure> {
+    let targets = targets(&args)?;
+    let tail = Ratio::parse(&args.tail)
+        .filter(|t| !t.is_zero() && *t < Ratio::one())
+        .ok_or_else(|| {
+            plain_failure(
+                2,
+                None,
+                format!(
+                    "invalid --tail '{}' (expected a fraction between 0 and 1, e.g. 1/1000000)",
+                    args.tail
+                ),
+            )
+        })?;
+    let opts = ExactOptions {
+        tail,
+        max_states: args.max_states,
+    };
+    let (seed, seed_from_os) = match &args.seed {
+        Some(s) => (
+            parse_seed(s).ok_or_else(|| {
+                plain_failure(
+                    2,
+                    None,
+                    format!("invalid --seed '{s}' (expected a u64, decimal or 0x-hex)"),
+                )
+            })?,
+            false,
+        ),
+        None => (os_seed(), true),
+    };
+    let report_seed = || {
+        if seed_from_os && !args.json {
+            eprintln!("seed: {seed}");
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let io_result = if args.compare {
+        let stats_n = args.n.unwrap_or(1_000_000);
+        if args.stats {
+            report_seed();
+        }
+        compare(&mut out, &targets, &opts, args.stats, seed, stats_n, &args)
+    } else {
+        let target = &targets[0];
+        if args.canonical {
+            return canonical(&mut out, target, args.json);
+        }
+        let plot_only = args.plot.is_some() && !args.stats && !args.exact;
+        if args.exact || plot_only {
+            match target.exact(&opts) {
+                Ok(e) => {
+                    if let Some(path) = &args.plot {
+                        write_plot(path, &target.label(), &exact_series(&e))?;
+                    }
+                    print_exact(&mut out, &e, args.json)
+                }
+                Err(e) if plot_only => {
+                    // No exact law: plot the simulated one instead.
+                    let _ = e;
+                    report_seed();
+                    let sim = simulate_randomizer(target.randomizer(seed), 1_000_000);
+                    if let Some(path) = &args.plot {
+                        write_plot(path, &target.label(), &sim_series(&sim))?;
+                    }
+                    print_stats(&mut out, &target.label(), seed, &sim, args.json)
+                }
+                Err(e) => return Err(exact_failure(&e)),
+            }
+        } else if args.stats {
+            report_seed();
+            let sim = simulate_randomizer(target.randomizer(seed), args.n.unwrap_or(1_000_000));
+            if let Some(path) = &args.plot {
+                write_plot(path, &target.label(), &sim_series(&sim))?;
+            }
+            print_stats(&mut out, &target.label(), seed, &sim, args.json)
+        } else {
+            report_seed();
+            deal(&mut out, target, seed, args.n.unwrap_or(28), args.json)
+        }
+    };
+    match io_result.and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // `alea blackjack … | head` closes the pipe: not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(plain_failure(1, None, format!("cannot write output: {e}"))),
+    }
+}
+
+fn canonical(out: &mut dyn Write, target: &Target, json: bool) -> Result<(), Failure> {
+    match target {
+        Target::Spec(s) => {
+            let r = if json {
+                writeln!(out, "{{\"spec\": {}}}", json_str(&s.to_string()))
+            } else {
+                writeln!(out, "{s}")
+            };
+            r.and_then(|()| out.flush())
+                .map_err(|e| plain_failure(1, None, format!("cannot write output: {e}")))
+        }
+        Target::Builtin(n) => Err(plain_failure(
+            2,
+            None,
+            format!("preset '{n}' is built in and has no Blackjack form"),
+        )),
+    }
+}
+
+/// Streams `n` deals: constant memory for any `n`.
+fn deal(out: &mut dyn Write, target: &Target, seed: u64, n: u64, json: bool) -> io::Result<()> {
+    let mut r = target.randomizer(seed);
+    let names: Vec<String> = r.pieces().iter().map(|s| s.to_string()).collect();
+    if json {
+        let quoted: Vec<String> = names.iter().map(|s| json_str(s)).collect();
+        write!(
+            out,
+            "{{\"spec\": {}, \"seed\": \"{seed}\", \"pieces\": [",
+            json_str(&target.label())
+        )?;
+        for i in 0..n {
+            let p = r.deal();
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(quoted[p.0 as usize].as_bytes())?;
+        }
+        writeln!(out, "]}}")
+    } else {
+        for i in 0..n {
+            let p = r.deal();
+            if i > 0 {
+                out.write_all(b" ")?;
+            }
+            out.write_all(names[p.0 as usize].as_bytes())?;
+        }
+        writeln!(out)
+    }
+}
+
+fn print_exact(out: &mut dyn Write, e: &ExactStats, json: bool) -> io::Result<()> {
+    if json {
+        return writeln!(out, "{}", e.to_json());
+    }
+    writeln!(out, "spec: {}", e.spec)?;
+    writeln!(
+        out,
+        "repeat probability: {} ≈ {:.6}",
+        e.repeat_probability,
+        e.repeat_probability.to_f64()
+    )?;
+    if let Some(h) = &e.from_history_probability {
+        writeln!(out, "every roll hits the history: {h} ≈ {:.7}", h.to_f64())?;
+    }
+    writeln!(
+        out,
+        "{:<8} {:>12} {:>10} {:>9} {:>9}",
+        "piece", "frequency", "≈", "mean gap", "max gap"
+    )?;
+    for (i, p) in e.pieces.iter().enumerate() {
+        let g = &e.gaps[i];
+        let mean: f64 = g
+            .distribution
+            .iter()
+            .enumerate()
+            .map(|(k, q)| k as f64 * q.to_f64())
+            .sum();
+        let max = g
+            .max_gap
+            .map_or_else(|| "unbounded".to_string(), |m| m.to_string());
+        writeln!(
+            out,
+            "{:<8} {:>12} {:>10.6} {:>9.3} {:>9}",
+            p,
+            e.frequency[i].to_string(),
+            e.frequency[i].to_f64(),
+            mean,
+            max
+        )?;
+    }
+    writeln!(
+        out,
+        "(gap laws listed to max_gap or until the tail is at most {}; --json for every fraction)",
+        e.tail_limit
+    )
+}
+
+fn print_stats(
+    out: &mut dyn Write,
+    label: &str,
+    seed: u64,
+    s: &SimStats,
+    json: bool,
+) -> io::Result<()> {
+    if json {
+        let map = |f: &dyn Fn(usize) -> String| -> String {
+            let items: Vec<String> = s
+                .pieces
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{}: {}", json_str(p), f(i)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        };
+        let gaps = |i: usize| {
+            let g = &s.gaps[i];
+            let hist: Vec<String> = g
+                .histogram()
+                .iter()
+                .map(|(gap, c)| format!("{{\"gap\":{gap},\"count\":{c}}}"))
+                .collect();
+            format!(
+                "{{\"count\": {}, \"mean\": {}, \"max\": {}, \"histogram\": [{}]}}",
+                g.count,
+                g.mean().map_or("null".to_string(), json_f64),
+                g.max.map_or("null".to_string(), |m| m.to_string()),
+                hist.join(",")
+            )
+        };
+        return writeln!(
+            out,
+            "{{\"spec\": {}, \"seed\": \"{seed}\", \"n\": {}, \"counts\": {}, \"frequency\": {}, \
+             \"repeat_rate\": {}, \"gaps\": {}}}",
+            json_str(label),
+            s.n,
+            map(&|i| s.counts[i].to_string()),
+            map(&|i| json_f64(s.frequency(i))),
+            json_f64(s.repeat_rate()),
+            map(&gaps)
+        );
+    }
+    writeln!(out, "spec: {label}")?;
+    writeln!(out, "seed: {seed}, {} pieces simulated", s.n)?;
+    writeln!(out, "repeat rate: {:.6}", s.repeat_rate())?;
+    writeln!(
+        out,
+        "{:<8} {:>10} {:>10} {:>9} {:>12}",
+        "piece", "count", "frequency", "mean gap", "longest gap"
+    )?;
+    for (i, p) in s.pieces.iter().enumerate() {
+        let g = &s.gaps[i];
+        writeln!(
+            out,
+            "{:<8} {:>10} {:>10.6} {:>9} {:>12}",
+            p,
+            s.counts[i],
+            s.frequency(i),
+            g.mean().map_or("-".to_string(), |m| format!("{m:.3}")),
+            g.max.map_or("-".to_string(), |m| m.to_string())
+        )?;
+    }
+    writeln!(out, "gap histogram (gap: count), first 16 gaps per piece:")?;
+    for (i, p) in s.pieces.iter().enumerate() {
+        let h: Vec<String> = s.gaps[i]
+            .histogram()
+            .iter()
+            .take(16)
+            .map(|(g, c)| format!("{g}:{c}"))
+            .collect();
+        writeln!(out, "  {p}: {}", h.join(" "))?;
+    }
+    Ok(())
+}
+
+fn exact_series(e: &ExactStats) -> Vec<Series> {
+    e.pieces
+        .iter()
+        .zip(&e.gaps)
+        .map(|(p, g)| Series {
+            name: p.clone(),
+            points: g
+                .distribution
+                .iter()
+                .enumerate()
+                .map(|(k, q)| (k as u64, q.to_f64()))
+                .collect(),
+        })
+        .collect()
+}
+
+fn sim_series(s: &SimStats) -> Vec<Series> {
+    s.pieces
+        .iter()
+        .zip(&s.gaps)
+        .map(|(p, g)| Series {
+            name: p.clone(),
+            points: g
+                .histogram()
+                .iter()
+                .map(|&(k, c)| (k, c as f64 / g.count.max(1) as f64))
+                .collect(),
+        })
+        .collect()
+}
+
+fn write_plot(path: &PathBuf, title: &str, series: &[Series]) -> Result<(), Failure> {
+    let svg = gap_chart_svg(&format!("gap distribution: {title}"), series);
+    std::fs::write(path, svg)
+        .map_err(|e| plain_failure(1, None, format!("cannot write {}: {e}", path.display())))
+}
+
+/// One row of `--compare`: exact when possible (and --stats not asked), else simulated.
+struct Row {
+    label: String,
+    exact: bool,
+    repeat: f64,
+    max_gap: Option<u64>,
+    /// Standard deviation of the gap (its mean is always the piece count minus one).
+    gap_sd: f64,
+    /// P(gap ≥ 12): how often a piece waits twelve deals or more.
+    long_gap: f64,
+    /// Gap law of a deal's piece, mixed over pieces by frequency.
+    mixed: Vec<(u64, f64)>,
+    json: String,
+}
+
+fn compare_row(
+    t: &Target,
+    opts: &ExactOptions,
+    simulate: bool,
+    seed: u64,
+    n: u64,
+) -> Result<Row, Failure> {
+    let exact = if simulate { None } else { t.exact(opts).ok() };
+    let mut mixed: Vec<f64> = Vec::new();
+    let mut add = |g: usize, w: f64| {
+        if mixed.len() <= g {
+            mixed.resize(g + 1, 0.0);
+        }
+        mixed[g] += w;
+    };
+    let (repeat, max_gap, json) = match &exact {
+        Some(e) => {
+            for (i, g) in e.gaps.iter().enumerate() {
+                let f = e.frequency[i].to_f64();
+                for (k, q) in g.distribution.iter().enumerate() {
+                    add(k, f * q.to_f64());
+                }
+            }
+            let max = e
+                .gaps
+                .iter()
+                .map(|g| g.max_gap)
+                .try_fold(0u64, |a, m| m.map(|m| a.max(m)));
+            (e.repeat_probability.to_f64(), max, e.to_json())
+        }
+        None => {
+            let s = simulate_randomizer(t.randomizer(seed), n);
+            let total: u64 = s.gaps.iter().map(|g| g.count).sum::<u64>().max(1);
+            for g in &s.gaps {
+                for (k, c) in g.histogram() {
+                    add(k as usize, c as f64 / total as f64);
+                }
+            }
+            let mut buf = Vec::new();
+            let _ = print_stats(&mut buf, &t.label(), seed, &s, true);
+            let max = s.gaps.iter().filter_map(|g| g.max).max();
+            (
+                s.repeat_rate(),
+                max,
+                String::from_utf8_lossy(&buf).trim_end().to_string(),
+            )
+        }
+    };
+    let mean_gap: f64 = mixed.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    let second: f64 = mixed
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (k * k) as f64 * p)
+        .sum();
+    let gap_sd = (second - mean_gap * mean_gap).max(0.0).sqrt();
+    let long_gap = mixed.iter().skip(12).sum();
+    Ok(Row {
+        label: t.label(),
+        exact: exact.is_some(),
+        repeat,
+        max_gap,
+        gap_sd,
+        long_gap,
+        mixed: mixed
+            .into_iter()
+            .enumerate()
+            .map(|(k, p)| (k as u64, p))
+            .collect(),
+        json,
+    })
+}
+
+fn compare(
+    out: &mut dyn Write,
+    targets: &[Target],
+    opts: &ExactOptions,
+    simulate: bool,
+    seed: u64,
+    n: u64,
+    args: &Args,
+) -> io::Result<()> {
+    let mut rows = Vec::new();
+    for t in targets {
+        match compare_row(t, opts, simulate, seed, n) {
+            Ok(r) => rows.push(r),
+            Err(f) => {
+                eprint!("{}", f.text);
+                return Ok(());
+            }
+        }
+    }
+    if let Some(path) = &args.plot {
+        let series: Vec<Series> = rows
+            .iter()
+            .map(|r| Series {
+                name: r.label.chars().take(18).collect(),
+                points: r.mixed.clone(),
+            })
+            .collect();
+        let svg = gap_chart_svg("gap distribution (all pieces)", &series);
+        std::fs::write(path, svg)?;
+    }
+    if args.json {
+        let items: Vec<&str> = rows.iter().map(|r| r.json.as_str()).collect();
+        return writeln!(out, "[{}]", items.join(",\n "));
+    }
+    writeln!(
+        out,
+        "{:<5} {:>8} {:>7} {:>8} {:>10}  spec",
+        "", "repeat", "gap sd", "max gap", "P(gap≥12)"
+    )?;
+    for r in &rows {
+        writeln!(
+            out,
+            "{:<5} {:>8.5} {:>7.3} {:>8} {:>10.6}  {}",
+            if r.exact { "exact" } else { "sim" },
+            r.repeat,
+            r.gap_sd,
+            r.max_gap.map_or("∞".to_string(), |m| m.to_string()),
+            r.long_gap,
+            r.label
+        )?;
+    }
+    Ok(())
+}
+
+/// The seed's examples, by their names on the original page.
+pub const EXAMPLES: [(&str, &str); 12] = [
+    ("Random Generator", "bag of I,J,L,O,S,T,Z"),
+    ("14-piece bag", "bag of I,I,J,J,L,L,O,O,S,S,T,T,Z,Z"),
+    (
+        "14-piece bag, dealt halfway",
+        "7 bag of I,I,J,J,L,L,O,O,S,S,T,T,Z,Z",
+    ),
+    ("Memoryless", "I,J,L,O,S,T,Z"),
+    (
+        "Memoryless including small pieces",
+        "I,J,L,O,S,T,Z,I2,I3,L3",
+    ),
+    (
+        "Memoryless more difficult (10% I)",
+        "I,I,J,J,J,L,L,L,O,O,O,S,S,S,T,T,T,Z,Z,Z",
+    ),
+    ("SZSZ", "S,Z"),
+    ("Move to Back", "I,J,L,O,S,T,Z with 4 history"),
+    ("SZSZ alternating", "S,Z with 1 history"),
+    (
+        "TGM1 randomizer",
+        "I,J,L,O,S,T,Z with 4 history 4 rolls first I,J,L,T",
+    ),
+    (
+        "TGM2/3 randomizer",
+        "I,J,L,O,S,T,Z with 4 history 6 rolls first I,J,L,T",
+    ),
+    (
+        "Lardarse's more difficult",
+        "5 bag of I,T,J,J,L,L,O,O,S,S,S,Z,Z,Z",
+    ),
+];
+
+const REPL_HELP: &str = "Type a spec (or a preset name) to see its canonical form and a deal.\n\
+  :seed S        set the seed (default 0; each deal continues the stream)\n\
+  :n N           pieces per deal (default 28)\n\
+  :exact SPEC    exact statistics\n\
+  :stats SPEC    simulated statistics (1000000 pieces)\n\
+  :presets       list the presets";
 
 /// `alea repl blackjack`.
 pub fn repl() -> ExitCode {
-    eprintln!("alea repl blackjack: not implemented yet");
-    ExitCode::from(2)
+    let mut seed: u64 = 0;
+    let mut n: u64 = 28;
+    let handle = move |text: &str| -> crate::common::ReplStep {
+        crate::common::ReplStep::Done(repl_line(text, &mut seed, &mut n))
+    };
+    crate::common::run_repl(crate::common::Repl {
+        name: "blackjack",
+        help: REPL_HELP,
+        handle: Box::new(handle),
+    })
 }
 
-/// Runs the built-in examples of the language for `alea tour`.
-pub fn tour(_out: &mut dyn Write) -> io::Result<()> {
+fn render(f: Failure) -> String {
+    f.text
+}
+
+/// One REPL line: the printed answer.
+fn repl_line(text: &str, seed: &mut u64, n: &mut u64) -> String {
+    let text = text.trim();
+    let mut buf: Vec<u8> = Vec::new();
+    let (cmd, rest) = match text.strip_prefix(':') {
+        Some(c) => c.split_once(' ').unwrap_or((c, "")),
+        None => ("", text),
+    };
+    match cmd {
+        "seed" => match parse_seed(rest) {
+            Some(s) => {
+                *seed = s;
+                format!("seed: {s}")
+            }
+            None => "error: expected a u64 seed".to_string(),
+        },
+        "n" => match rest.trim().parse::<u64>() {
+            Ok(v) if v <= 100_000 => {
+                *n = v;
+                format!("n: {v}")
+            }
+            _ => "error: expected a count up to 100000".to_string(),
+        },
+        "presets" => preset_names().join(" "),
+        "exact" => match resolve(rest) {
+            Ok(t) => match t.exact(&ExactOptions::default()) {
+                Ok(e) => {
+                    let _ = print_exact(&mut buf, &e, false);
+                    String::from_utf8_lossy(&buf).into_owned()
+                }
+                Err(e) => render(exact_failure(&e)),
+            },
+            Err(f) => render(f),
+        },
+        "stats" => match resolve(rest) {
+            Ok(t) => {
+                let s = simulate_randomizer(t.randomizer(*seed), 1_000_000);
+                let _ = print_stats(&mut buf, &t.label(), *seed, &s, false);
+                String::from_utf8_lossy(&buf).into_owned()
+            }
+            Err(f) => render(f),
+        },
+        "" => match resolve(rest) {
+            Ok(t) => {
+                let _ = writeln!(buf, "{}", t.label());
+                let _ = deal(&mut buf, &t, *seed, *n, false);
+                *seed = seed.wrapping_add(1);
+                String::from_utf8_lossy(&buf).into_owned()
+            }
+            Err(f) => render(f),
+        },
+        other => format!("unknown command ':{other}'; :help lists the commands"),
+    }
+}
+
+/// Runs the built-in examples of the language for `alea tour`: every example of the seed page
+/// with its canonical form and a short deal (seed 0), then the presets.
+pub fn tour(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "Blackjack specs name a list of pieces and a rule for dealing them (seed 0, 21 pieces):"
+    )?;
+    for (name, text) in EXAMPLES {
+        let spec = Spec::parse(text).map_err(io::Error::other)?;
+        writeln!(out, "\n{name}\n  {spec}")?;
+        write!(out, "  ")?;
+        deal(out, &Target::Spec(spec), 0, 21, false)?;
+    }
+    writeln!(out, "\nPresets (alea blackjack --preset NAME):")?;
+    for name in preset_names() {
+        let t = preset(name).map_err(|f| io::Error::other(f.text))?;
+        let shown = match &t {
+            Target::Spec(s) => s.to_string(),
+            Target::Builtin(_) => "(built-in dealer)".to_string(),
+        };
+        write!(out, "  {name:<12} {shown}\n               ")?;
+        deal(out, &t, 0, 21, false)?;
+    }
+    let tgm2 = Spec::parse(preset_spec("tgm2").unwrap_or_default()).map_err(io::Error::other)?;
+    let e = exact(&tgm2, &ExactOptions::default()).map_err(io::Error::other)?;
+    writeln!(
+        out,
+        "\nExact: in TGM2 every roll hits the history with probability {} ≈ {:.7}.",
+        e.from_history_probability
+            .clone()
+            .unwrap_or_else(Ratio::zero),
+        e.from_history_probability
+            .as_ref()
+            .map_or(0.0, |r| r.to_f64())
+    )?;
+    writeln!(out, "Error example:")?;
+    let bad = "I,J,L,O,S,T,Z with 7 history";
+    if let Err(e) = Spec::parse(bad) {
+        write!(out, "{}", spec_failure(bad, &e).text)?;
+    }
     Ok(())
 }
