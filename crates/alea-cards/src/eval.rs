@@ -632,3 +632,40 @@ pub(crate) fn rank_of_value(v: u8) -> Option<Rank> {
         Rank::from_value(v)
     }
 }
+
+/// The best five of 5 to 7 distinct cards and their rank, ordered by significance (the
+/// pair before its kickers, the wheel's ace last): `As Ad Kc Kh 9s`.
+pub fn best_five_cards(cards: &[Card]) -> Result<([Card; 5], HandRank), EvalError> {
+    let rank = evaluate(cards)?;
+    let n = cards.len();
+    let mut best = [cards[0]; 5];
+    for mask in 0u32..1 << n {
+        if mask.count_ones() != 5 {
+            continue;
+        }
+        let mut five = [cards[0]; 5];
+        for (slot, i) in five.iter_mut().zip((0..n).filter(|i| mask >> i & 1 == 1)) {
+            *slot = cards[i];
+        }
+        if Tables::get().rank(Hand::from_cards(&five)) == rank {
+            best = five;
+            break;
+        }
+    }
+    let wheel = matches!(
+        rank.category(),
+        Category::Straight | Category::StraightFlush
+    ) && rank.ranks()[0] == 5;
+    let snapshot = best;
+    let key = |c: &Card| {
+        let count = snapshot.iter().filter(|d| d.rank() == c.rank()).count();
+        let r = if wheel && c.rank() == Rank::Ace {
+            1
+        } else {
+            c.rank().value()
+        };
+        std::cmp::Reverse((count, r, c.suit()))
+    };
+    best.sort_by_key(key);
+    Ok((best, rank))
+}

@@ -22,7 +22,8 @@ pub use card::{
     parse_cards, unseen,
 };
 pub use eval::{
-    Category, EvalError, HAND_CLASSES, Hand, HandRank, Tables, best_five, evaluate, pack_value,
+    Category, EvalError, HAND_CLASSES, Hand, HandRank, Tables, best_five, best_five_cards,
+    evaluate, pack_value,
 };
 mod equity;
 mod ez;

@@ -346,6 +346,20 @@ impl HoldingClass {
         }
     }
 
+    /// Two hole cards of this class (all of a class are equivalent against random hands):
+    /// spades and hearts for a pair or offsuit hand, two spades for a suited one.
+    pub fn representative(self) -> [Card; 2] {
+        let second = if self.suited {
+            Suit::Spades
+        } else {
+            Suit::Hearts
+        };
+        [
+            Card::new(self.high, Suit::Spades),
+            Card::new(self.low, second),
+        ]
+    }
+
     /// Number of ordered two-card deals of this class (pair 12, suited 8, offsuit 24), as
     /// `handrank2652` counts them.
     pub fn ordered_combos(self) -> u32 {

@@ -1,28 +1,333 @@
-//! `alea cards` (under construction).
+//! `alea cards`: hand evaluation and equity for people (docs/cards.md).
+//!
+//! * `alea cards eval "As Ks Qs Js Ts"`: category, name, rank (1‥7462), pokerval, best five;
+//! * `alea cards equity AhKh --board "Qh Jh 2c" --opponents 3`: win/tie/lose, exact when the
+//!   deals are few, else seeded Monte Carlo with a 95 % confidence interval.
+//!
+//! Results go to stdout, errors to stderr (`<board>:1:4: error: …`, the text and a caret).
+//! Exit status: 0 success, 2 usage or card errors.
 
+use alea_cards::{
+    Card, EXACT_MAX_DEALS, Equity, EquityRequest, MAX_ITERATIONS, Method, Tally, best_five_cards,
+    enumerate, equity, format_cards, parse_cards, simulate,
+};
+use alea_core::{Diagnostic, RenderOptions, SourceFile, Span};
+use serde_json::{Value, json};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// Default Monte Carlo iterations of `alea cards equity`.
+pub const DEFAULT_ITERATIONS: u64 = 100_000;
+
 /// Arguments of `alea cards`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  alea cards eval \"As Ks Qs Js Ts\"\n  \
+alea cards eval \"A♠ K♥ K♦ 7♣ 7♥ 2♦ 10♣\" --json\n  \
+alea cards equity AhKh --board \"Qh Jh 2c\" --opponents 3\n  \
+alea cards equity \"Ad Ac\" --vs \"Kh Ks\"")]
 pub struct Args {
-    /// Program text or file (the language's own rules).
-    pub input: Vec<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The `alea cards` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Evaluate 5, 6 or 7 cards: category, name, rank, pokerval, best five.
+    Eval {
+        /// The cards: `As Ks Qs Js Ts`, `AsKsQsJsTs`, `A♠ K♠ Q♠ J♠ 10♠`.
+        cards: String,
+        /// Names in this language (`en` or `de`).
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Win/tie/lose probabilities of two hole cards against opponents.
+    Equity {
+        /// The hero's two hole cards: `AhKh`, `"A♥ K♥"`.
+        hero: String,
+        /// 0, 3, 4 or 5 board cards (any count up to 5).
+        #[arg(long, default_value = "")]
+        board: String,
+        /// Opponents with random hole cards (default 1, or 0 with --vs).
+        #[arg(long)]
+        opponents: Option<usize>,
+        /// An opponent with known hole cards (repeatable): `--vs "Kh Ks"`.
+        #[arg(long = "vs", value_name = "CARDS")]
+        known: Vec<String>,
+        /// Monte Carlo iterations.
+        #[arg(long, default_value_t = DEFAULT_ITERATIONS)]
+        iterations: u64,
+        /// Monte Carlo seed (task i uses stream i of it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Always simulate, even when exact enumeration is cheap.
+        #[arg(long)]
+        monte_carlo: bool,
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs `alea cards`.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("alea cards: not implemented yet");
-    ExitCode::from(2)
+pub fn run(args: Args) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = match args.command {
+        Command::Eval { cards, lang, json } => eval(&mut out, &cards, &lang, json),
+        Command::Equity {
+            hero,
+            board,
+            opponents,
+            known,
+            iterations,
+            seed,
+            monte_carlo,
+            json,
+        } => {
+            let opts = EquityArgs {
+                iterations,
+                seed,
+                monte_carlo,
+                json,
+            };
+            equity_cmd(&mut out, &hero, &board, opponents, &known, &opts)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprint!("{message}");
+            if !message.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::from(2)
+        }
+    }
 }
 
-/// `alea repl cards`.
+/// `alea repl cards` is not a language REPL; point people at the subcommands.
 pub fn repl() -> ExitCode {
-    eprintln!("alea repl cards: not implemented yet");
+    eprintln!("alea cards has no REPL: use `alea cards eval CARDS` or `alea cards equity HERO`");
     ExitCode::from(2)
 }
 
-/// Runs the built-in examples of the language for `alea tour`.
-pub fn tour(_out: &mut dyn Write) -> io::Result<()> {
+/// Parses card text, rendering a parse error as a diagnostic against the text.
+fn cards_arg(name: &str, text: &str) -> Result<Vec<Card>, String> {
+    parse_cards(text).map_err(|e| {
+        let file = SourceFile::new(format!("<{name}>"), text.to_string());
+        let end = text[e.at..]
+            .chars()
+            .next()
+            .map_or(e.at, |c| e.at + c.len_utf8());
+        Diagnostic::error(e.message)
+            .with_span(Span::new(e.at, end))
+            .render_with(&file, RenderOptions::single_caret())
+    })
+}
+
+fn io_err(e: io::Error) -> String {
+    format!("alea cards: {e}")
+}
+
+fn eval(out: &mut dyn Write, text: &str, lang: &str, json: bool) -> Result<(), String> {
+    let cards = cards_arg("cards", text)?;
+    let (best, rank) = best_five_cards(&cards).map_err(|e| format!("alea cards eval: {e}"))?;
+    let german = lang.eq_ignore_ascii_case("de") || lang.to_ascii_lowercase().starts_with("de-");
+    let category = rank.category();
+    let (category_name, name) = if german {
+        (category.name_de(), rank.name_de())
+    } else {
+        (category.name(), rank.name())
+    };
+    if json {
+        let v = json!({
+            "cards": cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "best": best.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "category": category_name,
+            "type": category.identifier(),
+            "name": name,
+            "rank": rank.value(),
+            "pokerval": rank.pokerval(),
+            "value": rank.ez_value(),
+        });
+        writeln!(out, "{v}").map_err(io_err)
+    } else {
+        let lines = [
+            format!("cards     {}", format_cards(&cards, true)),
+            format!("best      {}", format_cards(&best, true)),
+            format!("category  {category_name}"),
+            format!("name      {name}"),
+            format!("rank      {} of 7462", rank.value()),
+            format!("pokerval  0x{:08X}", rank.pokerval()),
+        ];
+        writeln!(out, "{}", lines.join("\n")).map_err(io_err)
+    }
+}
+
+struct EquityArgs {
+    iterations: u64,
+    seed: u64,
+    monte_carlo: bool,
+    json: bool,
+}
+
+fn equity_cmd(
+    out: &mut dyn Write,
+    hero: &str,
+    board: &str,
+    opponents: Option<usize>,
+    known: &[String],
+    opts: &EquityArgs,
+) -> Result<(), String> {
+    let hero_cards = cards_arg("hero", hero)?;
+    let hero: [Card; 2] = hero_cards.as_slice().try_into().map_err(|_| {
+        format!(
+            "alea cards equity: the hero needs 2 cards, found {}",
+            hero_cards.len()
+        )
+    })?;
+    let board = cards_arg("board", board)?;
+    let mut known_hands = Vec::new();
+    for k in known {
+        let cards = cards_arg("vs", k)?;
+        let hand: [Card; 2] = cards.as_slice().try_into().map_err(|_| {
+            format!(
+                "alea cards equity: --vs needs 2 cards, found {} in '{k}'",
+                cards.len()
+            )
+        })?;
+        known_hands.push(hand);
+    }
+    let random = opponents.unwrap_or(if known_hands.is_empty() { 1 } else { 0 });
+    let req = EquityRequest {
+        hero,
+        board,
+        known: known_hands,
+        random,
+    };
+    if !(1..=MAX_ITERATIONS).contains(&opts.iterations) {
+        return Err(format!(
+            "alea cards equity: --iterations must be between 1 and {MAX_ITERATIONS}"
+        ));
+    }
+    let result = if opts.monte_carlo {
+        simulate(&req, opts.iterations, opts.seed).map(|tally| Equity {
+            tally,
+            method: Method::MonteCarlo { seed: opts.seed },
+        })
+    } else if req.validate().is_ok() && req.deals() <= EXACT_MAX_DEALS {
+        enumerate(&req).map(|tally| Equity {
+            tally,
+            method: Method::Exact,
+        })
+    } else {
+        equity(&req, opts.iterations, opts.seed)
+    }
+    .map_err(|e| format!("alea cards equity: {e}"))?;
+    if opts.json {
+        writeln!(out, "{}", equity_json(&req, &result)).map_err(io_err)
+    } else {
+        write!(out, "{}", equity_text(&req, &result)).map_err(io_err)
+    }
+}
+
+fn describe_request(req: &EquityRequest) -> String {
+    let mut s = format!("hero {}", format_cards(&req.hero, true));
+    if !req.board.is_empty() {
+        s += &format!(", board {}", format_cards(&req.board, true));
+    }
+    for k in &req.known {
+        s += &format!(", vs {}", format_cards(k, true));
+    }
+    if req.random > 0 {
+        let plural = if req.random == 1 { "" } else { "s" };
+        s += &format!(", {} random opponent{plural}", req.random);
+    }
+    s
+}
+
+fn equity_text(req: &EquityRequest, e: &Equity) -> String {
+    let t: &Tally = &e.tally;
+    let mut s = describe_request(req) + "\n";
+    match e.method {
+        Method::Exact => s += &format!("exact: {} deals enumerated\n", t.total),
+        Method::MonteCarlo { seed } => {
+            s += &format!(
+                "Monte Carlo: {} iterations, seed {seed}, ± is a 95 % interval\n",
+                t.total
+            )
+        }
+    }
+    let row = |name: &str, p: f64| match e.method {
+        Method::Exact => format!("{name:<7}{:>9.4} %\n", 100.0 * p),
+        Method::MonteCarlo { .. } => {
+            format!(
+                "{name:<7}{:>9.4} % ± {:.4}\n",
+                100.0 * p,
+                100.0 * e.margin(p)
+            )
+        }
+    };
+    s += &row("win", t.win());
+    s += &row("tie", t.tie());
+    s += &row("lose", t.lose());
+    s += &row("equity", t.equity());
+    s
+}
+
+fn equity_json(req: &EquityRequest, e: &Equity) -> Value {
+    let t = &e.tally;
+    let (method, seed) = match e.method {
+        Method::Exact => ("exact", Value::Null),
+        Method::MonteCarlo { seed } => ("monte-carlo", json!(seed)),
+    };
+    json!({
+        "hero": req.hero.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "board": req.board.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "known": req.known.iter().map(|h| format_cards(h, false)).collect::<Vec<_>>(),
+        "random": req.random,
+        "method": method,
+        "seed": seed,
+        "deals": t.total,
+        "wins": t.wins,
+        "ties": t.ties,
+        "losses": t.losses,
+        "win": t.win(),
+        "tie": t.tie(),
+        "lose": t.lose(),
+        "equity": t.equity(),
+        "margin": e.margin(t.win()),
+    })
+}
+
+/// The built-in examples for `alea tour`.
+pub fn tour(out: &mut dyn Write) -> io::Result<()> {
+    let to_io = |e: String| io::Error::other(e);
+    for hand in [
+        "As Ks Qs Js Ts",
+        "A♠ K♥ K♦ 7♣ 7♥ 2♦ 10♣",
+        "5d 4c 3h 2s Ac 9d 9c",
+    ] {
+        writeln!(out, "$ alea cards eval \"{hand}\"")?;
+        eval(out, hand, "en", false).map_err(to_io)?;
+    }
+    let exact = EquityArgs {
+        iterations: 10_000,
+        seed: 0,
+        monte_carlo: false,
+        json: false,
+    };
+    writeln!(out, "$ alea cards equity AhKh --board \"Qh Jh 2c\"")?;
+    equity_cmd(out, "AhKh", "Qh Jh 2c", None, &[], &exact).map_err(to_io)?;
+    writeln!(
+        out,
+        "$ alea cards equity AhKh --board \"Qh Jh 2c\" --opponents 3 --iterations 10000"
+    )?;
+    equity_cmd(out, "AhKh", "Qh Jh 2c", Some(3), &[], &exact).map_err(to_io)?;
     Ok(())
 }
