@@ -80,6 +80,37 @@ pub(crate) enum Instr {
     ToBool,
     /// End of a conditional (for the trace).
     Mark,
+    // Binary operators with a literal right operand (one dispatch instead of two).
+    AddK(f64),
+    SubK(f64),
+    MulK(f64),
+    /// Only for a non-zero divisor.
+    DivK(f64),
+    LtK(f64),
+    LeK(f64),
+    GtK(f64),
+    GeK(f64),
+    EqK(f64),
+    NeK(f64),
+    BitAndK(f64),
+}
+
+/// The fused form of `op` with the literal right operand `k`, if there is one.
+fn fused(op: BinOp, k: f64) -> Option<Instr> {
+    Some(match op {
+        BinOp::Add => Instr::AddK(k),
+        BinOp::Sub => Instr::SubK(k),
+        BinOp::Mul => Instr::MulK(k),
+        BinOp::Div if k != 0.0 => Instr::DivK(k),
+        BinOp::Lt => Instr::LtK(k),
+        BinOp::Le => Instr::LeK(k),
+        BinOp::Gt => Instr::GtK(k),
+        BinOp::Ge => Instr::GeK(k),
+        BinOp::Eq => Instr::EqK(k),
+        BinOp::Ne => Instr::NeK(k),
+        BinOp::BitAnd => Instr::BitAndK(k),
+        _ => return None,
+    })
 }
 
 /// A defined function.
@@ -575,6 +606,7 @@ impl Builder<'_> {
             CondJump,
             CondElse,
             CondEnd(NodeId),
+            Fused(NodeId, Instr),
         }
         let mut work = vec![Work::Visit(root, 0)];
         let mut jumps: Vec<u32> = Vec::new();
@@ -604,9 +636,22 @@ impl Builder<'_> {
                             work.push(Work::OrJump);
                             work.push(Work::Visit(l, depth + 1));
                         }
-                        Expr::Binary(_, l, r) => {
-                            work.push(Work::Op(n));
-                            work.push(Work::Visit(r, depth + 1));
+                        Expr::Binary(op, l, r) => {
+                            let k = match self.ast.node(r).expr {
+                                Expr::Num(k) => fused(op, k),
+                                _ => None,
+                            };
+                            match k {
+                                Some(instr) => {
+                                    self.node_file[r as usize] = file as u8;
+                                    self.node_depth[r as usize] = depth + 1;
+                                    work.push(Work::Fused(n, instr));
+                                }
+                                None => {
+                                    work.push(Work::Op(n));
+                                    work.push(Work::Visit(r, depth + 1));
+                                }
+                            }
                             work.push(Work::Visit(l, depth + 1));
                         }
                         Expr::Cond(c, t, e) => {
@@ -631,6 +676,9 @@ impl Builder<'_> {
                         Expr::Binary(op, ..) => binary_instr(op),
                         _ => Instr::Mark,
                     };
+                    self.emit(instr, n);
+                }
+                Work::Fused(n, instr) => {
                     self.emit(instr, n);
                 }
                 Work::AndJump => jumps.push(self.emit(Instr::JumpIfFalseKeep(0), NO_NODE)),

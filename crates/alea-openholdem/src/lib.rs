@@ -81,6 +81,15 @@ impl Program {
             .collect()
     }
 
+    /// Number of operator nodes (prefix, binary, conditional) in all bodies.
+    pub fn operator_count(&self) -> usize {
+        self.ast
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.expr, Expr::Unary(..) | Expr::Binary(..) | Expr::Cond(..)))
+            .count()
+    }
+
     /// True when the file has a `##f$debug##` section.
     pub fn has_debug(&self) -> bool {
         !self.debug.is_empty()

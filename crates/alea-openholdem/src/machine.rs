@@ -279,13 +279,13 @@ impl<'p> Machine<'p> {
         self.stack.clear();
         self.frames.clear();
         self.hidden = 0;
+        let cached = self.fn_epoch[f as usize] == self.epoch;
         let r = if self.trace.is_some() {
             self.exec::<true>(f, base)
         } else {
             self.exec::<false>(f, base)
         };
         if r.is_ok() && self.trace.is_some() && base == 1 {
-            let cached = false;
             let v = *r.as_ref().unwrap_or(&0.0);
             self.push_event(RawEvent::function(f, 0, v, cached));
         }
@@ -367,7 +367,10 @@ impl<'p> Machine<'p> {
         macro_rules! un {
             ($e:expr) => {{
                 if let Some(a) = self.stack.last_mut() {
-                    *a = $e(*a);
+                    #[allow(clippy::redundant_closure_call)]
+                    {
+                        *a = ($e)(*a);
+                    }
                 }
             }};
         }
@@ -520,6 +523,17 @@ impl<'p> Machine<'p> {
                 }
                 Instr::ToBool => un!(ops::to_bool),
                 Instr::Mark => {}
+                Instr::AddK(k) => un!(|a: f64| a + k),
+                Instr::SubK(k) => un!(|a: f64| a - k),
+                Instr::MulK(k) => un!(|a: f64| a * k),
+                Instr::DivK(k) => un!(|a: f64| a / k),
+                Instr::LtK(k) => un!(|a: f64| ops::lt(a, k)),
+                Instr::LeK(k) => un!(|a: f64| ops::le(a, k)),
+                Instr::GtK(k) => un!(|a: f64| ops::gt(a, k)),
+                Instr::GeK(k) => un!(|a: f64| ops::ge(a, k)),
+                Instr::EqK(k) => un!(|a: f64| ops::equal(a, k)),
+                Instr::NeK(k) => un!(|a: f64| ops::not_equal(a, k)),
+                Instr::BitAndK(k) => un!(|a: f64| ops::bit_and(a, k)),
             }
             if TRACE {
                 let node = prog.node_of[pc as usize];
@@ -537,6 +551,14 @@ impl<'p> Machine<'p> {
     #[inline]
     fn symbol(&mut self, slot: u32, pc: u32) -> Result<f64, Fail> {
         let s = slot as usize;
+        if self.state_valid[s] {
+            return Ok(self.state_vals[s]);
+        }
+        self.symbol_slow(s, pc)
+    }
+
+    #[cold]
+    fn symbol_slow(&mut self, s: usize, pc: u32) -> Result<f64, Fail> {
         let (ref name, sym) = self.program.slots[s];
         match sym.lifetime() {
             Lifetime::State => {

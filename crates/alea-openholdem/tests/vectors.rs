@@ -393,3 +393,22 @@ fn nesting_ten_thousand_levels() {
     let pow = vec!["1"; 10_000].join("**");
     assert_eq!(value(&pow), "1");
 }
+
+#[test]
+fn bench_formula_set_is_medium() {
+    let text = include_str!("../../../examples/openholdem/bench.ohf");
+    let p = load(text).unwrap();
+    assert!(p.operator_count() >= 50, "{}", p.operator_count());
+    assert_eq!(p.function_names().len(), 5);
+    assert_eq!(text.matches("##list").count(), 2);
+    let mut m = Machine::new(&p);
+    m.set_state(Box::new(state(include_str!(
+        "../../../examples/openholdem/state.json"
+    ))));
+    m.begin_run();
+    let values: Vec<f64> = ["f$raise", "f$call", "f$betsize"]
+        .iter()
+        .map(|f| m.eval(f).unwrap())
+        .collect();
+    assert_eq!(values, [1.0, 0.0, 11.5]);
+}

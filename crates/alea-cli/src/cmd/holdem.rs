@@ -1,28 +1,576 @@
-//! `alea holdem` (under construction).
+//! `alea holdem`: OpenHoldem formulas against a JSON table state (spec `openholdem.md` §6).
+//!
+//! Values go to stdout, diagnostics to stderr. Exit status: 0 success; 1 a run-time error (a
+//! `--strict` warning, a symbol without state) or lint errors; 2 usage, I/O, load or parse
+//! errors, or an invalid state.
 
-use std::io::{self, Write};
+use alea_core::{Diagnostic, RenderOptions, SourceFile, Span};
+use alea_openholdem::{
+    AUTOPLAYER_FUNCTIONS, Compilation, Located, Machine, Program, RunOptions, TableState,
+    TraceLine, bit_pattern, compile_expr, compile_file, format_value,
+};
+use serde_json::{Value, json};
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
+
+/// Largest formula or state file read (users keep 20 MB formula files).
+const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Arguments of `alea holdem`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  alea holdem -e '1 + 2 * 3 ** 4'\n  \
+alea holdem bot.ohf --state table.json --function f\\$raise --trace\n  \
+alea holdem bot.ohf --lint")]
 pub struct Args {
-    /// Program text or file (the language's own rules).
-    pub input: Vec<String>,
+    /// The formula file (.ohf); with -e, its functions and lists are available to EXPR.
+    pub file: Option<String>,
+    /// Evaluate this expression instead of the file's functions.
+    #[arg(
+        short = 'e',
+        long = "expr",
+        value_name = "EXPR",
+        allow_hyphen_values = true
+    )]
+    pub expr: Option<String>,
+    /// The table state (JSON, spec §5.1).
+    #[arg(long, value_name = "STATE.json")]
+    pub state: Option<String>,
+    /// Evaluate this function (repeatable); default: the 14 autoplayer functions.
+    #[arg(long = "function", value_name = "f$name")]
+    pub functions: Vec<String>,
+    /// Print every evaluated reference and operator, indented, before the results.
+    #[arg(long)]
+    pub trace: bool,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Report load errors and lint warnings without evaluating.
+    #[arg(long)]
+    pub lint: bool,
+    /// Warnings (division by zero) are errors: evaluation stops, exit status 1.
+    #[arg(long)]
+    pub strict: bool,
+    /// Seed of `random*` and prwin (default: the state's seed, else fresh entropy).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// prwin iterations (overrides f$prwin_number_of_iterations).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// prwin opponents (overrides f$prwin_number_of_opponents).
+    #[arg(long)]
+    pub opponents: Option<u32>,
+}
+
+fn read_file(path: &str) -> Result<SourceFile, String> {
+    let mut bytes = Vec::new();
+    let reason = |e: io::Error| {
+        let s = e.to_string();
+        let s = s.split(" (os error").next().unwrap_or("").to_string();
+        format!("cannot read {path}: {s}")
+    };
+    if path == "-" {
+        io::stdin()
+            .lock()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(reason)?;
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(reason)?;
+    }
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{path}: file larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    let name = if path == "-" { "<stdin>" } else { path };
+    String::from_utf8(bytes)
+        .map(|t| SourceFile::new(name, t))
+        .map_err(|e| {
+            format!(
+                "{name}: not valid UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
+}
+
+/// Loads a state file; the error is printed in the spec's format.
+fn load_state(path: &str) -> Result<TableState, String> {
+    let file = read_file(path)?;
+    TableState::from_json(file.text()).map_err(|e| match e.position {
+        Some((line, col)) => {
+            let offset = line_offset(&file, line, col);
+            Diagnostic::error(e.message)
+                .with_span(Span::point(offset))
+                .render_with(&file, RenderOptions::single_caret())
+                .trim_end()
+                .to_string()
+        }
+        None => format!("{}: error: {e}", file.name()),
+    })
+}
+
+fn line_offset(file: &SourceFile, line: usize, col: usize) -> usize {
+    let text = file.text();
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    start
+        + rest
+            .chars()
+            .take(col.saturating_sub(1))
+            .map(char::len_utf8)
+            .sum::<usize>()
+}
+
+fn diag_json(files: &[SourceFile], d: &Located) -> Value {
+    let file = &files[d.file];
+    let (line, col) = d.diagnostic.line_col(file).unwrap_or((0, 0));
+    json!({
+        "file": file.name(),
+        "line": line,
+        "col": col,
+        "severity": d.diagnostic.severity.as_str(),
+        "message": d.diagnostic.message,
+    })
+}
+
+fn value_json(v: f64) -> Value {
+    if v.is_finite() {
+        json!(if v == 0.0 { 0.0 } else { v })
+    } else {
+        json!(format_value(v))
+    }
+}
+
+fn trace_json(t: &TraceLine) -> Value {
+    json!({
+        "depth": t.depth, "label": t.label, "value": value_json(t.value), "kind": t.kind,
+        "cached": t.cached, "line": t.line, "col": t.col,
+    })
+}
+
+fn entropy_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    t ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// What one invocation produced (printed as text or JSON).
+#[derive(Default)]
+struct Outcome {
+    results: Vec<(String, f64)>,
+    debug: Vec<(String, f64, bool, String)>,
+    trace: Vec<TraceLine>,
+    diagnostics: Vec<Located>,
+    memory: Vec<(String, f64)>,
+    seed: u64,
+    prwin: Option<alea_openholdem::PrwinReport>,
 }
 
 /// Runs `alea holdem`.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("alea holdem: not implemented yet");
+pub fn run(args: Args) -> ExitCode {
+    let file = match &args.file {
+        Some(path) => match read_file(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("alea holdem: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    if file.is_none() && args.expr.is_none() {
+        eprintln!("alea holdem: give a formula file, or an expression with -e (see --help)");
+        return ExitCode::from(2);
+    }
+    let compilation = match &args.expr {
+        Some(e) => compile_expr(file, SourceFile::new("<expr>", e.clone())),
+        None => compile_file(file.unwrap_or_else(|| SourceFile::new("<none>", ""))),
+    };
+    if args.lint {
+        return lint(&args, &compilation);
+    }
+    let Some(program) = &compilation.program else {
+        return report_load_failure(&args, &compilation);
+    };
+    if let Some(e) = unknown_function_check(program, &args.functions) {
+        eprintln!("{e}");
+        return ExitCode::from(2);
+    }
+    let state = match &args.state {
+        Some(path) => match load_state(path) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let mut out = Outcome {
+        diagnostics: compilation.diagnostics.clone(),
+        ..Outcome::default()
+    };
+    let status = evaluate(&args, program, state, &mut out);
+    print_outcome(&args, program, &out);
+    status
+}
+
+fn report_load_failure(args: &Args, c: &Compilation) -> ExitCode {
+    if args.json {
+        let diags: Vec<Value> = c
+            .diagnostics
+            .iter()
+            .map(|d| diag_json(&c.files, d))
+            .collect();
+        println!(
+            "{}",
+            json!({"results": [], "diagnostics": diags, "memory": {}})
+        );
+    } else {
+        for d in &c.diagnostics {
+            eprint!("{}", d.render(&c.files));
+        }
+    }
     ExitCode::from(2)
 }
+
+fn lint(args: &Args, c: &Compilation) -> ExitCode {
+    let mut all: Vec<Located> = c.diagnostics.clone();
+    if let Some(p) = &c.program {
+        for w in p.lint_warnings() {
+            if !all.contains(w) {
+                all.push(w.clone());
+            }
+        }
+    }
+    all.sort_by_key(|d| (d.file, d.diagnostic.span.map_or(0, |s| s.start)));
+    let errors = all.iter().filter(|d| d.diagnostic.is_error()).count();
+    let warnings = all.len() - errors;
+    if args.json {
+        let diags: Vec<Value> = all.iter().map(|d| diag_json(&c.files, d)).collect();
+        println!(
+            "{}",
+            json!({"diagnostics": diags, "errors": errors, "warnings": warnings})
+        );
+    } else {
+        for d in &all {
+            eprint!("{}", d.render(&c.files));
+        }
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        println!(
+            "{}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        );
+    }
+    if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn evaluate(
+    args: &Args,
+    program: &Program,
+    state: Option<TableState>,
+    out: &mut Outcome,
+) -> ExitCode {
+    let mut m = Machine::new(program);
+    m.set_options(RunOptions {
+        strict: args.strict,
+        opponents: args.opponents,
+        iterations: args.iterations,
+    });
+    let state_seed = state.as_ref().and_then(|s| s.seed);
+    if let Some(s) = state {
+        m.set_state(Box::new(s));
+    }
+    let seed = args.seed.or(state_seed).unwrap_or_else(entropy_seed);
+    m.set_seed(seed);
+    out.seed = seed;
+    if args.trace {
+        m.enable_trace();
+    }
+    m.begin_run();
+    let mut status = ExitCode::SUCCESS;
+    let result: Result<(), Box<Located>> = (|| {
+        if args.expr.is_some() {
+            let v = m.eval_expr()?;
+            out.results.push(("<expr>".into(), v));
+            return Ok(());
+        }
+        let names: Vec<String> = if args.functions.is_empty() {
+            AUTOPLAYER_FUNCTIONS.iter().map(|s| s.to_string()).collect()
+        } else {
+            args.functions.clone()
+        };
+        for name in names {
+            if name == "f$debug" && program.has_debug() {
+                let texts = program.debug_expressions();
+                for ((label, v, bitwise), text) in m.eval_debug()?.into_iter().zip(texts) {
+                    out.debug.push((label, v, bitwise, text));
+                }
+                continue;
+            }
+            let v = m.eval(&name)?;
+            out.results.push((name, v));
+        }
+        Ok(())
+    })();
+    out.diagnostics.extend(m.warnings().iter().cloned());
+    if let Err(e) = result {
+        out.diagnostics.push(*e);
+        status = ExitCode::from(1);
+    }
+    if args.trace {
+        out.trace = m.take_trace();
+    }
+    out.memory = m.memory();
+    out.prwin = m.prwin_report();
+    status
+}
+
+fn unknown_function_check(program: &Program, names: &[String]) -> Option<String> {
+    let defined = program.function_names();
+    let standard = alea_openholdem::standard_functions();
+    names
+        .iter()
+        .find(|n| !defined.contains(&n.as_str()) && !standard.contains(n))
+        .map(|n| format!("alea holdem: --function {n}: no such function in the file"))
+}
+
+fn print_outcome(args: &Args, program: &Program, out: &Outcome) {
+    let files = program.files();
+    if args.json {
+        let mut obj = json!({
+            "results": out.results.iter().map(|(n, v)| json!({"name": n, "value": value_json(*v)})).collect::<Vec<_>>(),
+            "diagnostics": out.diagnostics.iter().map(|d| diag_json(files, d)).collect::<Vec<_>>(),
+            "memory": out.memory.iter().map(|(k, v)| (k.clone(), value_json(*v))).collect::<serde_json::Map<_, _>>(),
+            "seed": out.seed,
+        });
+        if !out.debug.is_empty() {
+            obj["debug"] = json!(
+                out.debug
+                    .iter()
+                    .map(|(l, v, _, t)| json!({"label": l, "expr": t, "value": value_json(*v)}))
+                    .collect::<Vec<_>>()
+            );
+        }
+        if let Some(p) = out.prwin {
+            obj["prwin"] = json!({
+                "opponents": p.opponents, "iterations": p.iterations,
+                "prwin": p.equity.win, "prtie": p.equity.tie, "prlos": p.equity.lose,
+            });
+        }
+        if args.trace {
+            obj["trace"] = json!(out.trace.iter().map(trace_json).collect::<Vec<_>>());
+        }
+        println!("{obj}");
+        return;
+    }
+    for d in &out.diagnostics {
+        eprint!("{}", d.render(files));
+    }
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    for t in &out.trace {
+        let _ = writeln!(w, "{}", t.render());
+    }
+    for (label, v, bitwise, text) in &out.debug {
+        let shown = if *bitwise {
+            format!("0b{}", bit_pattern(*v))
+        } else {
+            format!("{v:.3}")
+        };
+        let _ = writeln!(w, "{shown:>12} = {text}");
+        let _ = label;
+    }
+    let bare = args.expr.is_some() || (args.functions.len() == 1 && out.debug.is_empty());
+    for (name, v) in &out.results {
+        if bare {
+            let _ = writeln!(w, "{}", format_value(*v));
+        } else {
+            let _ = writeln!(w, "{name} = {}", format_value(*v));
+        }
+    }
+}
+
+/// The REPL's built-in table (spec §7.3), loaded at start.
+const DEMO_STATE: &str = r#"{"nchairs": 6, "userchair": 2, "dealerchair": 5, "sblind": 0.5, "bblind": 1, "pots": [6],
+ "hero": ["Ah", "Kh"], "board": ["Qh", "Jh", "2c"],
+ "players": [{"chair": 0, "balance": 95, "playing": false}, {"chair": 1, "balance": 120, "bet": 4},
+   {"chair": 2, "balance": 48}, {"chair": 4, "balance": 80, "active": false},
+   {"chair": 5, "balance": 60, "playing": false}]}"#;
+
+const REPL_HELP: &str = "Type an OpenHoldem expression; it is evaluated against the loaded state.
+  :state FILE.json   load a table state (the spec's example table is loaded at start)
+  :load FILE.ohf     load a formula file: expressions may use its functions and lists
+  :trace             toggle the trace of each evaluation
+  :quit              leave";
 
 /// `alea repl holdem`.
 pub fn repl() -> ExitCode {
-    eprintln!("alea repl holdem: not implemented yet");
-    ExitCode::from(2)
+    let mut state_text = DEMO_STATE.to_string();
+    let mut formula: Option<SourceFile> = None;
+    let mut trace = false;
+    let handle = move |text: &str| -> crate::common::ReplStep {
+        use crate::common::ReplStep;
+        let t = text.trim();
+        if let Some(path) = t.strip_prefix(":state ") {
+            return ReplStep::Done(
+                match read_file(path.trim()).and_then(|f| {
+                    TableState::from_json(f.text())
+                        .map(|_| f.text().to_string())
+                        .map_err(|e| format!("{}: error: {e}", f.name()))
+                }) {
+                    Ok(s) => {
+                        state_text = s;
+                        "state loaded".into()
+                    }
+                    Err(e) => e,
+                },
+            );
+        }
+        if let Some(path) = t.strip_prefix(":load ") {
+            return ReplStep::Done(match read_file(path.trim()) {
+                Ok(f) => {
+                    let c = compile_file(f.clone());
+                    if c.has_errors() {
+                        c.diagnostics.iter().map(|d| d.render(&c.files)).collect()
+                    } else {
+                        let names = c
+                            .program
+                            .as_ref()
+                            .map(|p| p.function_names().join(" "))
+                            .unwrap_or_default();
+                        formula = Some(f);
+                        format!("loaded: {names}")
+                    }
+                }
+                Err(e) => e,
+            });
+        }
+        if t == ":trace" {
+            trace = !trace;
+            return ReplStep::Done(format!("trace {}", if trace { "on" } else { "off" }));
+        }
+        let c = compile_expr(formula.clone(), SourceFile::new("<expr>", text.to_string()));
+        let Some(p) = &c.program else {
+            let incomplete = c.diagnostics.iter().any(|d| {
+                d.diagnostic.message.ends_with("found end of expression")
+                    || d.diagnostic.message.contains("conditional expression")
+                        && text.trim_end().ends_with(['?', ':'])
+            });
+            if incomplete {
+                return ReplStep::Incomplete;
+            }
+            return ReplStep::Done(c.diagnostics.iter().map(|d| d.render(&c.files)).collect());
+        };
+        let mut m = Machine::new(p);
+        if let Ok(s) = TableState::from_json(&state_text) {
+            m.set_state(Box::new(s));
+        }
+        if m.seed() == 0 {
+            m.set_seed(entropy_seed());
+        }
+        if trace {
+            m.enable_trace();
+        }
+        m.begin_run();
+        let r = m.eval_expr();
+        let mut s = String::new();
+        for line in m.take_trace() {
+            s.push_str(&line.render());
+            s.push('\n');
+        }
+        for w in m.warnings() {
+            s.push_str(&w.render(p.files()));
+        }
+        match r {
+            Ok(v) => s.push_str(&format_value(v)),
+            Err(e) => s.push_str(&e.render(p.files())),
+        }
+        ReplStep::Done(s)
+    };
+    crate::common::run_repl(crate::common::Repl {
+        name: "holdem",
+        help: REPL_HELP,
+        handle: Box::new(handle),
+    })
 }
 
-/// Runs the built-in examples of the language for `alea tour`.
-pub fn tour(_out: &mut dyn Write) -> io::Result<()> {
+/// The seed's examples for `alea tour`: operators in precedence order, the bit tables, a
+/// formula file with a hand list, memory and a trace.
+pub fn tour(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "OpenHoldem formulas: C-like expressions on doubles (alea holdem -e EXPR)."
+    )?;
+    let examples = [
+        "1 + 2 * 3 ** 4",
+        "2 ** 3 ** 2",
+        "-2 ** 2",
+        "ln 8 / ln 2",
+        "[2 + 3] * {4 + 5}",
+        "7.9 % 3.2",
+        "~0xC975657A",
+        "0xC975657A >> 7",
+        "0x4975657A >> 7",
+        "0xC975657A & 0x4A52E2AF",
+        "`0xFFFFFFFF",
+        "1 << 32",
+        "0q13 + 0o17 + 0b1010 + .5 + 17.",
+        "0.1 + 0.2 == 0.3",
+        "1 && 1 ^^ 1",
+        "1 ? 0 ? 5 : 6 : 7",
+        "me_st_pi_3_141 + me_re_pi",
+    ];
+    for e in examples {
+        let c = compile_expr(None, SourceFile::new("<expr>", e));
+        let v = c
+            .program
+            .as_ref()
+            .and_then(|p| {
+                let mut m = Machine::new(p);
+                m.begin_run();
+                m.eval_expr().ok()
+            })
+            .map_or_else(|| "error".to_string(), format_value);
+        writeln!(out, "  {e:<34} => {v}")?;
+    }
+    writeln!(
+        out,
+        "A formula file against the spec's table (hero AhKh, board QhJh2c):"
+    )?;
+    let bot = "##list1##\nAA KK AKs\n##f$raise##\nlist1 && call <= 4 && nopponentsplaying < 3\n";
+    for line in bot.lines() {
+        writeln!(out, "  | {line}")?;
+    }
+    let c = compile_file(SourceFile::new("bot.ohf", bot));
+    if let Some(p) = &c.program {
+        let mut m = Machine::new(p);
+        if let Ok(s) = TableState::from_json(DEMO_STATE) {
+            m.set_state(Box::new(s));
+        }
+        m.enable_trace();
+        m.begin_run();
+        let _ = m.eval("f$raise");
+        for t in m.take_trace() {
+            writeln!(out, "  {}", t.render())?;
+        }
+    }
+    writeln!(
+        out,
+        "  (try: alea holdem examples/openholdem/bot.ohf --state examples/openholdem/state.json --trace)"
+    )?;
     Ok(())
 }
