@@ -428,10 +428,11 @@ impl Parser<'_> {
         lhs
     }
 
+    /// An error node: an empty span where the expression should have started.
     fn error_expr(&self) -> Expr {
         Expr {
             kind: ExprKind::Error,
-            span: self.peek_span(),
+            span: Span::point(self.prev_end()),
         }
     }
 
@@ -475,6 +476,9 @@ impl Parser<'_> {
     fn postfix(&mut self) -> Expr {
         let mut expr = self.primary();
         loop {
+            if self.panicking {
+                return expr;
+            }
             match self.peek() {
                 Tok::Dot => {
                     self.advance();
@@ -515,9 +519,6 @@ impl Parser<'_> {
                     };
                 }
                 _ => return expr,
-            }
-            if self.panicking {
-                return expr;
             }
         }
     }

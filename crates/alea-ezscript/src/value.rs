@@ -150,6 +150,27 @@ impl Value {
         }
     }
 
+    /// Like [`Value::to_json`], but gives up (`None`) after visiting `budget` values: lists can
+    /// share items, so a small value can stand for an exponentially large tree.
+    pub fn to_json_bounded(&self, budget: &mut u64) -> Option<serde_json::Value> {
+        use serde_json::Value as J;
+        *budget = budget.checked_sub(1)?;
+        Some(match self {
+            Value::List(items) => J::Array(
+                items
+                    .iter()
+                    .map(|v| v.to_json_bounded(budget))
+                    .collect::<Option<_>>()?,
+            ),
+            Value::Object(map) => J::Object(
+                map.iter()
+                    .map(|(k, v)| Some((k.to_string(), v.to_json_bounded(budget)?)))
+                    .collect::<Option<_>>()?,
+            ),
+            other => other.to_json(),
+        })
+    }
+
     /// Converts from JSON: `null` is nothing, numbers become f64, arrays lists, objects
     /// objects (key order kept).
     pub fn from_json(json: &serde_json::Value) -> Value {

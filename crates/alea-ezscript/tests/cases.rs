@@ -228,8 +228,8 @@ fn run_case(case: &Case) -> Result<(), String> {
             }
             let (message, span) = match Program::compile(&case.source) {
                 Err(d) => (d[0].message.clone(), d[0].span.unwrap_or_default()),
-                Ok(p) => match p.run(&env) {
-                    Ok(v) => return Err(format!("ran to {:?}, want error {want:?}", v.display())),
+                Ok(p) => match p.run_display(&env) {
+                    Ok(v) => return Err(format!("ran to {:?}, want error {want:?}", v.text)),
                     Err(e) => (e.message, e.span),
                 },
             };
