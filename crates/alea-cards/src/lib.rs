@@ -39,6 +39,12 @@ pub use ez::{
     poker_hand_to_cards, text_to_poker_hand,
 };
 pub use symbols::{
-    HandPattern, HandSymbols, HoldingClass, SetFeatures, SymbolsError, hand_symbols, is_connector,
-    is_pair, is_suited, pokerval, pokerval_category, pokerval_type, set_features,
+    HandPattern, HandSymbols, HoldingClass, SetFeatures, SymbolsError, hand_symbols, handrank_of,
+    handrank_order, is_connector, is_pair, is_suited, pokerval, pokerval_category, pokerval_type,
+    set_features,
 };
+
+/// The `rust` examples of docs/cards.md, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/cards.md")]
+pub struct ReferenceExamples;

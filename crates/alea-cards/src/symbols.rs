@@ -469,3 +469,30 @@ impl Card {
         13 * self.suit().openholdem_index() + self.rank().value() - 2
     }
 }
+
+/// The 169 classes ordered for `handrank169` (openholdem.md §5.3): by all-in pot equity
+/// against `opponents` random hands, best first, each estimated by [`crate::simulate`] with
+/// `deals` deals and the same `seed` for every class (common random numbers sharpen the
+/// comparisons); equal equities keep [`HoldingClass::all`]'s order. This is the generator of
+/// the committed tables (N = 2‥9 need ≥ 10⁷ deals per class; run it in release).
+pub fn handrank_order(
+    opponents: usize,
+    deals: u64,
+    seed: u64,
+) -> Result<Vec<(HoldingClass, f64)>, crate::EquityError> {
+    let mut order = Vec::with_capacity(169);
+    for class in HoldingClass::all() {
+        let req = crate::EquityRequest::new(class.representative(), &[], opponents);
+        order.push((class, crate::simulate(&req, deals, seed)?.equity()));
+    }
+    order.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok(order)
+}
+
+/// `handrank169` and `handrank2652` of a class in an order from [`handrank_order`]:
+/// its 1-based position, and the ordered combos of the classes at or above it.
+pub fn handrank_of(order: &[HoldingClass], class: HoldingClass) -> Option<(u32, u32)> {
+    let at = order.iter().position(|&c| c == class)?;
+    let combos = order[..=at].iter().map(|c| c.ordered_combos()).sum();
+    Some((at as u32 + 1, combos))
+}

@@ -272,3 +272,20 @@ fn card_text() {
     }
     assert_eq!(seen, CardSet::FULL);
 }
+
+#[test]
+fn handrank_generator_puts_aces_first_and_72o_last_heads_up() {
+    let order = handrank_order(1, 4096, 1).unwrap();
+    assert_eq!(order.len(), 169);
+    let classes: Vec<HoldingClass> = order.iter().map(|c| c.0).collect();
+    let aa = HoldingClass::parse("AA").unwrap();
+    assert_eq!(handrank_of(&classes, aa), Some((1, 12)));
+    let last = classes.last().unwrap().to_string();
+    assert!(
+        ["72o", "32o", "42o", "62o", "82o", "73o"].contains(&last.as_str()),
+        "{last}"
+    );
+    let (rank, combos) = handrank_of(&classes, HoldingClass::parse("32o").unwrap()).unwrap();
+    assert!(rank > 150 && combos > 2400);
+    assert_eq!(handrank_of(&classes, classes[168]), Some((169, 2652)));
+}
