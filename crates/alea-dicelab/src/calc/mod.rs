@@ -28,6 +28,7 @@
 //! Deeply nested statements recurse deeply: run [`calculate`] inside
 //! [`crate::with_big_stack`] when the input is untrusted.
 
+mod concrete;
 mod eval;
 mod marks;
 mod ops;
@@ -248,6 +249,7 @@ pub fn calculate_expr(
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
         binding_order: marks::binding_order(expr),
+        deterministic: concrete::deterministic_nodes(expr),
         threshold: options.threshold,
         env: Vec::new(),
     };

@@ -1,80 +1,11 @@
-//! The value semantics of dicelab.md §3 on concrete values, shared by every calc path.
-//!
-//! (The sampler implements the same table; these are the calc engine's own copies so the two
-//! could be written in parallel. They are small and covered by the spec vectors.)
+//! The value rules of dicelab.md §3 as the calc engine uses them: thin wrappers over the
+//! crate's shared [`crate::ops`] (the same code the sampler runs) with string errors.
 
 use crate::ast::{BinOp, Selector};
 
 /// `a OP b` on single values, or the error message.
 pub(crate) fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, String> {
-    Ok(match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div => {
-            if b == 0 {
-                return Err("division by zero".into());
-            }
-            a.wrapping_div(b)
-        }
-        BinOp::Rem => {
-            if b == 0 {
-                return Err("modulo by zero".into());
-            }
-            a.wrapping_rem(b)
-        }
-        BinOp::Pow => pow(a, b),
-        BinOp::Concat => concat(a, b)?,
-    })
-}
-
-fn pow(a: i32, b: i32) -> i32 {
-    if b >= 0 {
-        let mut acc: i64 = 1;
-        for _ in 0..b {
-            acc *= i64::from(a);
-            if acc > i64::from(i32::MAX) || acc < i64::from(i32::MIN) {
-                return i32::MIN;
-            }
-            if acc == 0 || acc == 1 {
-                // 0^b = 0 and 1^b = 1 for the remaining steps; (−1)^b alternates.
-                break;
-            }
-            if acc == -1 {
-                return if b % 2 == 0 { 1 } else { -1 };
-            }
-        }
-        acc as i32
-    } else {
-        match a {
-            1 => 1,
-            -1 => {
-                if b % 2 == 0 {
-                    1
-                } else {
-                    -1
-                }
-            }
-            0 => i32::MIN,
-            _ => 0,
-        }
-    }
-}
-
-fn concat(a: i32, b: i32) -> Result<i32, String> {
-    if b < 0 {
-        return Err(format!(
-            "right operand of '.' must not be negative (got {b})"
-        ));
-    }
-    let digits = b.to_string().len() as u32;
-    let scaled = i64::from(a).wrapping_mul(10i64.pow(digits));
-    let v = if a < 0 {
-        scaled.wrapping_sub(i64::from(b))
-    } else {
-        scaled.wrapping_add(i64::from(b))
-    };
-    Ok(v as i32)
+    crate::ops::binary(op, a, b).map_err(|e| e.message())
 }
 
 /// Applies a filter with argument `n` to `list` (dicelab.md §3), or the error message.
@@ -84,62 +15,16 @@ pub(crate) fn filter(
     n: i32,
     list: &[i32],
 ) -> Result<Vec<i32>, String> {
+    let mut out = list.to_vec();
     if selector.is_comparison() {
-        return Ok(list
-            .iter()
-            .copied()
-            .filter(|m| selector.compare(*m, n) != drop)
-            .collect());
+        crate::ops::select_compare(selector, drop, n, &mut out);
+        return Ok(out);
     }
     if n < 0 {
         return Err(format!("negative count {n} for '{}'", selector.symbol()));
     }
-    let len = list.len();
-    let k = (n as usize).min(len);
-    Ok(match (selector, drop) {
-        (Selector::First, false) => list[..k].to_vec(),
-        (Selector::First, true) => list[k..].to_vec(),
-        (Selector::Last, false) => list[len - k..].to_vec(),
-        (Selector::Last, true) => list[..len - k].to_vec(),
-        (Selector::Low, false) => keep_multiset(list, k, true),
-        (Selector::High, false) => keep_multiset(list, k, false),
-        (Selector::Low, true) => keep_multiset(list, len - k, false),
-        (Selector::High, true) => keep_multiset(list, len - k, true),
-        _ => unreachable!("comparisons handled above"),
-    })
-}
-
-/// Keeps the multiset of the `k` smallest (or largest) members, in list order, earliest first
-/// among equal values.
-fn keep_multiset(list: &[i32], k: usize, smallest: bool) -> Vec<i32> {
-    if k >= list.len() {
-        return list.to_vec();
-    }
-    let mut sorted = list.to_vec();
-    sorted.sort_unstable();
-    let chosen: Vec<i32> = if smallest {
-        sorted[..k].to_vec()
-    } else {
-        sorted[sorted.len() - k..].to_vec()
-    };
-    // Multiset K as (value, copies left), sorted for binary search.
-    let mut counts: Vec<(i32, usize)> = Vec::new();
-    for v in chosen {
-        match counts.last_mut() {
-            Some((last, c)) if *last == v => *c += 1,
-            _ => counts.push((v, 1)),
-        }
-    }
-    let mut out = Vec::with_capacity(k);
-    for m in list {
-        if let Ok(i) = counts.binary_search_by(|(v, _)| v.cmp(m))
-            && counts[i].1 > 0
-        {
-            counts[i].1 -= 1;
-            out.push(*m);
-        }
-    }
-    out
+    crate::ops::select_count(selector, drop, n as usize, &mut out, &mut Vec::new());
+    Ok(out)
 }
 
 #[cfg(test)]

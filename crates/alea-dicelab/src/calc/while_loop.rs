@@ -267,7 +267,9 @@ mod tests {
             den: BigUint::from(d),
         };
         assert!(p(1, 1_000_000).at_least(t));
-        assert!(p(99999999, 100000000000000).at_least(t));
+        // t is exactly 9.999999974752427e-7.
+        assert!(p(999_999_998, 1_000_000_000_000_000).at_least(t));
+        assert!(!p(999_999_997, 1_000_000_000_000_000).at_least(t));
         assert!(!p(999999, 1_000_000_000_000).at_least(t));
         assert!(p(1, 100).at_least(0.01));
         assert!(!p(1, 101).at_least(0.01));

@@ -1,0 +1,213 @@
+//! Direct evaluation of subexpressions without randomness.
+//!
+//! Bound variables always hold concrete values, so a subtree without `d` or `perm` has one
+//! possible value. Computing it directly instead of through one-outcome distributions is what
+//! makes `let x = 7#d10 in high 1 (foreach y in 1..10 do sum (==y x))` fast: the body runs
+//! once per multiset of x with plain list operations.
+
+use super::eval::{Calc, MAX_LIST, R, Val, error_at};
+use super::ops;
+use crate::ast::{self, Expr, ExprKind};
+use std::collections::HashSet;
+
+/// Longest path (pieces) of one deterministic `while`.
+const MAX_PIECES: usize = 100_000;
+
+/// The addresses of the nodes whose subtree has no `d` and no `perm`.
+pub(crate) fn deterministic_nodes(root: &Expr) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    mark(root, &mut out);
+    out
+}
+
+fn mark(e: &Expr, out: &mut HashSet<usize>) -> bool {
+    let mut det = !matches!(
+        e.kind,
+        ExprKind::Die(_) | ExprKind::Reorder(ast::Reorder::Perm, _)
+    );
+    for c in e.children() {
+        det &= mark(c, out);
+    }
+    if det {
+        out.insert(super::marks::node_key(e));
+    }
+    det
+}
+
+fn too_long(e: &Expr, len: usize) -> R<()> {
+    if len > MAX_LIST {
+        return Err(error_at(
+            e.span,
+            format!("list of {len} values is longer than the limit of {MAX_LIST}"),
+        ));
+    }
+    Ok(())
+}
+
+impl Calc {
+    fn single(&mut self, e: &Expr, what: &dyn Fn() -> String, cut: &mut bool) -> R<i32> {
+        let v = self.concrete(e, cut)?;
+        match v.as_slice() {
+            [x] => Ok(*x),
+            other => Err(error_at(
+                e.span,
+                format!(
+                    "{} needs a single value, got a list of {} values",
+                    what(),
+                    other.len()
+                ),
+            )),
+        }
+    }
+
+    /// The value of a deterministic node; `cut` collects the cut flags of the variables read.
+    pub(crate) fn concrete(&mut self, e: &Expr, cut: &mut bool) -> R<Vec<i32>> {
+        use ExprKind::*;
+        self.budget
+            .burn(1, "evaluation")
+            .map_err(super::eval::limit(e.span, "evaluation"))?;
+        Ok(match &e.kind {
+            Number(n) => vec![*n],
+            Empty => vec![],
+            Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
+                Some(val) => {
+                    *cut |= val.cut;
+                    val.items.clone()
+                }
+                None => return Err(error_at(e.span, format!("unknown variable '{}'", v.name))),
+            },
+            Neg(a) => vec![
+                self.single(a, &|| "operand of '-'".to_string(), cut)?
+                    .wrapping_neg(),
+            ],
+            Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let sym = op.symbol();
+                let a = self.single(lhs, &|| format!("left operand of '{sym}'"), cut)?;
+                let b = self.single(rhs, &|| format!("right operand of '{sym}'"), cut)?;
+                vec![ops::binary(*op, a, b).map_err(|m| error_at(*op_span, m))?]
+            }
+            Aggregate(agg, a) => {
+                let v = self.concrete(a, cut)?;
+                vec![match agg {
+                    ast::Aggregate::Sum => v.iter().fold(0i32, |s, x| s.wrapping_add(*x)),
+                    ast::Aggregate::Prod => v.iter().fold(1i32, |s, x| s.wrapping_mul(*x)),
+                    ast::Aggregate::Count => v.len() as i32,
+                }]
+            }
+            Repeat { count, body, .. } => {
+                let n = self.single(count, &|| "left operand of '#'".to_string(), cut)?;
+                let n = n.max(0) as usize;
+                let v = if n > 0 {
+                    self.concrete(body, cut)?
+                } else {
+                    vec![]
+                };
+                too_long(e, n.saturating_mul(v.len()))?;
+                v.repeat(n)
+            }
+            Range { lo, hi, .. } => {
+                let a = self.single(lo, &|| "left operand of '..'".to_string(), cut)?;
+                let b = self.single(hi, &|| "right operand of '..'".to_string(), cut)?;
+                too_long(e, (i64::from(b) - i64::from(a) + 1).max(0) as usize)?;
+                (a..=b).collect()
+            }
+            List(items) => {
+                let mut out = Vec::new();
+                for i in items {
+                    out.extend(self.concrete(i, cut)?);
+                    too_long(e, out.len())?;
+                }
+                out
+            }
+            Reorder(r, a) => {
+                let mut v = self.concrete(a, cut)?;
+                match r {
+                    ast::Reorder::Sort => v.sort_unstable(),
+                    ast::Reorder::Rev => v.reverse(),
+                    ast::Reorder::Perm => unreachable!("perm is not deterministic"),
+                }
+                v
+            }
+            Filter {
+                drop,
+                selector,
+                selector_span,
+                n,
+                list,
+            } => {
+                let k = self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
+                let l = self.concrete(list, cut)?;
+                ops::filter(*selector, *drop, k, &l).map_err(|m| error_at(*selector_span, m))?
+            }
+            If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                if self.concrete(cond, cut)?.is_empty() {
+                    self.concrete(else_branch, cut)?
+                } else {
+                    self.concrete(then_branch, cut)?
+                }
+            }
+            Let { value, body, .. } => {
+                let mut vcut = false;
+                let v = self.concrete(value, &mut vcut)?;
+                *cut |= vcut;
+                self.env.push(Val {
+                    items: v,
+                    cut: vcut,
+                });
+                let r = self.concrete(body, cut);
+                self.env.pop();
+                r?
+            }
+            Foreach { list, body, .. } => {
+                let l = self.concrete(list, cut)?;
+                let mut out = Vec::new();
+                for x in l {
+                    self.env.push(Val {
+                        items: vec![x],
+                        cut: false,
+                    });
+                    let r = self.concrete(body, cut);
+                    self.env.pop();
+                    out.extend(r?);
+                    too_long(e, out.len())?;
+                }
+                out
+            }
+            While { init, body, .. } => {
+                // One path of probability 1: never cut, so it runs until a piece is empty.
+                let mut piece = self.concrete(init, cut)?;
+                let mut out = Vec::new();
+                let mut pieces = 0usize;
+                while !piece.is_empty() {
+                    out.extend_from_slice(&piece);
+                    too_long(e, out.len())?;
+                    pieces += 1;
+                    if pieces >= MAX_PIECES {
+                        return Err(error_at(
+                            e.span,
+                            format!("'while' path longer than {MAX_PIECES} pieces"),
+                        ));
+                    }
+                    self.env.push(Val {
+                        items: piece,
+                        cut: false,
+                    });
+                    let r = self.concrete(body, cut);
+                    self.env.pop();
+                    piece = r?;
+                }
+                out
+            }
+            Die(_) => unreachable!("d is not deterministic"),
+        })
+    }
+}
