@@ -656,3 +656,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn states_can_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<State>();
+    send_sync::<Tournament>();
+    send_sync::<alea_tournament::Tick>();
+    let state = example_state();
+    let count = std::thread::spawn(move || state.global("currentPlayerCount"))
+        .join()
+        .unwrap();
+    assert_eq!(count, Some(Value::Number(14.0)));
+}
