@@ -1,0 +1,87 @@
+//! Executes every example of `docs/openholdem.md`: each line of a ```holdem block is
+//! `EXPRESSION => VALUE`, evaluated as `alea holdem -e` does; the trace example of the command
+//! line section is checked too.
+
+use alea_core::SourceFile;
+use alea_openholdem::{Machine, TableState, compile_expr, compile_file, format_value};
+
+const DOC: &str = include_str!("../../../docs/openholdem.md");
+
+fn holdem_blocks() -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for (i, line) in DOC.lines().enumerate() {
+        if line.trim() == "```holdem" {
+            inside = true;
+        } else if line.trim() == "```" {
+            inside = false;
+        } else if inside {
+            let (expr, want) = line.rsplit_once("=>").expect("EXPR => VALUE");
+            out.push((i + 1, expr.trim().to_string(), want.trim().to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_documented_example_evaluates_as_shown() {
+    let examples = holdem_blocks();
+    assert!(examples.len() >= 80, "{}", examples.len());
+    let mut failures = Vec::new();
+    for (line, expr, want) in examples {
+        let c = compile_expr(None, SourceFile::new("<expr>", expr.clone()));
+        let got = match &c.program {
+            Some(p) => {
+                let mut m = Machine::new(p);
+                m.begin_run();
+                m.eval_expr()
+                    .map_or_else(|e| e.diagnostic.message.clone(), format_value)
+            }
+            None => format!("{:?}", c.diagnostics),
+        };
+        if got != want {
+            failures.push(format!(
+                "docs/openholdem.md:{line}: {expr} => {got}, documented {want}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn documented_state_and_trace() {
+    let json = DOC
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let state = TableState::from_json(json).unwrap();
+    let bot = "##list1##\nAA KK AKs\n##f$raise##\nlist1 && call <= 4 && nopponentsplaying < 3\n";
+    let p = compile_file(SourceFile::new("bot.ohf", bot))
+        .program
+        .unwrap();
+    let mut m = Machine::new(&p);
+    m.set_state(Box::new(state));
+    m.enable_trace();
+    m.begin_run();
+    assert_eq!(m.eval("f$raise").unwrap(), 1.0);
+    let trace: Vec<String> = m
+        .take_trace()
+        .iter()
+        .map(|t| format!("  {}", t.render()))
+        .collect();
+    let documented = "  f$raise = 1 [bot.ohf:3]\n";
+    let block = DOC
+        .split(documented)
+        .nth(1)
+        .unwrap()
+        .split("  ```")
+        .next()
+        .unwrap();
+    let want: Vec<&str> = std::iter::once(documented.trim_end())
+        .chain(block.lines())
+        .collect();
+    assert_eq!(trace, want);
+}
