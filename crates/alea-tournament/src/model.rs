@@ -370,16 +370,26 @@ pub struct Tournament {
     pub now: f64,
     /// The clock.
     pub clock: Clock,
-    /// `msActive` per player (index as in `players`).
-    pub ms_active: Vec<f64>,
+    /// `msActive` per player (index as in `players`); private so its length always matches.
+    pub(crate) ms_active: Vec<f64>,
     /// `msSeated` per player.
-    pub ms_seated: Vec<f64>,
+    pub(crate) ms_seated: Vec<f64>,
 }
 
 impl Tournament {
     /// The data that does not change while the clock runs.
     pub fn data(&self) -> &TournamentData {
         &self.data
+    }
+
+    /// A player's `msActive` now (index as in `players`; 0 out of range).
+    pub fn ms_active(&self, player: usize) -> f64 {
+        self.ms_active.get(player).copied().unwrap_or(0.0)
+    }
+
+    /// A player's `msSeated` now (index as in `players`; 0 out of range).
+    pub fn ms_seated(&self, player: usize) -> f64 {
+        self.ms_seated.get(player).copied().unwrap_or(0.0)
     }
 
     /// The current level, if the index is valid.

@@ -530,8 +530,8 @@ impl State {
             "bountyChipsWon" => num(s.bounty_chips_won),
             "bountyChipWinnings" => num(s.bounty_chip_winnings),
             "totalBountyPaid" => num(s.total_bounty_paid),
-            "msActive" => num(self.t.ms_active[i]),
-            "msSeated" => num(self.t.ms_seated[i]),
+            "msActive" => num(self.t.ms_active(i)),
+            "msSeated" => num(self.t.ms_seated(i)),
             _ => None,
         }
     }

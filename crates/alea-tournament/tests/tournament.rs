@@ -669,3 +669,18 @@ fn states_can_cross_threads() {
         .unwrap();
     assert_eq!(count, Some(Value::Number(14.0)));
 }
+
+#[test]
+fn a_clock_index_set_out_of_range_by_a_host_does_not_crash() {
+    let mut t = example();
+    t.clock.level_index = 500;
+    t.clock.seconds_left_in_level = 1.0;
+    let state = State::without_scripts(t.clone());
+    assert_eq!(state.global("currentLevel"), Some(Value::Nothing));
+    assert_eq!(state.global("isBlindsLevel"), Some(Value::Bool(false)));
+    let ticks: Vec<_> = Simulation::new(t, NoScripts).take(2).collect();
+    assert!(
+        !ticks[1].current.tournament().clock.running,
+        "past the last level the clock stops"
+    );
+}
