@@ -684,3 +684,122 @@ fn a_clock_index_set_out_of_range_by_a_host_does_not_crash() {
         "past the last level the clock stops"
     );
 }
+
+const RULES: &str = r#"{
+  "settings": {"buyInCost": 10, "bountyChipCost": 4, "needChipToWinChip": true,
+               "payoutCount": 2, "payoutAdjustment": -0.1},
+  "players": [{"name": "Ann A"}, {"name": "Bo B"}, {"name": "Cy C"}, {"name": "Di D"},
+              {"name": "Ed E"}],
+  "log": [
+    {"type": "buyIn", "dt": 0, "players": [1, 2, 3, 4, 5]},
+    {"type": "bountyChip", "dt": 0, "players": [1, 2, 3, 4]},
+    {"type": "knockout", "dt": 10, "players": [4], "byPlayers": [5]},
+    {"type": "knockout", "dt": 20, "players": [3], "byPlayers": [1, 2]},
+    {"type": "rebuy", "dt": 25, "players": [3]},
+    {"type": "leftGame", "dt": 30, "players": [2]},
+    {"type": "buyIn", "dt": 35, "players": [5], "status": "disabled"},
+    {"type": "knockout", "dt": 40, "players": [3, 5], "byPlayers": [1]}
+  ],
+  "clock": {"now": 100}
+}"#;
+
+/// Rules the example does not exercise: needChipToWinChip, split bounties, leftGame, re-entry,
+/// disabled entries, postgame places, shared places' payouts, ids assigned in file order, no
+/// tables, a relative payout adjustment.
+#[test]
+fn derivation_rules() {
+    let t = load(RULES, &LoadOptions::default()).unwrap();
+    let cases = "
+        # 5 buy-ins of 10 and a free rebuy, adjusted by -10 %
+        totalBuyIns = 5
+        totalRebuys = 1
+        totalCollected = 50
+        netPrize = 45
+        # default row 2 (65 %, 35 %) of 45 = 29.25, 15.75 → 29, 16
+        payouts = [29, 16]
+        log.entries.count = 8
+        totalPlayerCount = 5
+        currentPlayerCount = 1
+        isPostgame = true
+        isInGame = false
+        isPregame = false
+        player(1).place = 1
+        player(3).place = 2
+        player(5).place = 2
+        player(3).placeCount = 2
+        player(2).place = 4
+        player(4).place = 5
+        playersEliminated.shortName = [Cy, Ed, Bo, Di]
+        playersWithPayouts.shortName = [Ann, Cy, Ed]
+        payoutsToShow = 0
+        player(1).payout = 29
+        player(3).payout = 8
+        player(2).payout = 0
+        player(3).timesEliminated = 2
+        player(2).timesEliminated = 0
+        player(4).hasBountyChip = true
+        player(4).bountyChipValue = 4
+        player(4).totalWinnings = 4
+        player(5).bountyChipsWon = 0
+        player(5).totalEliminated = 1
+        player(1).bountyChipsWon = 0.5
+        player(1).bountyChipWinnings = 2
+        player(2).bountyChipWinnings = 2
+        player(1).totalEliminated = 2.5
+        player(1).totalWinnings = 35
+        player(3).totalPaid = 10
+        player(3).hasBountyChip = false
+        eliminationsUntilBubbleBurst = 0
+        tables = []
+        player(1).tableId = null
+    ";
+    assert_no_failures(harness::check_cases(
+        &State::without_scripts(t),
+        cases,
+        "derivation_rules",
+    ));
+
+    // A chop overrides the payout of the players it names.
+    let chopped = RULES.replace(
+        r#""clock""#,
+        r#""chops": [{"place": 1, "type": "custom", "players": [1, 3], "payouts": [25, 20]}], "clock""#,
+    );
+    let state = State::without_scripts(load(&chopped, &LoadOptions::default()).unwrap());
+    let cases = "
+        player(1).payout = 25
+        player(3).payout = 20
+        player(5).payout = 8
+        chops.count = 1
+        chops[0].totalPayout = 45
+        chops[0].players = [1, 3]
+        chops[0].type = custom
+        chops[0].percents = []
+    ";
+    assert_no_failures(harness::check_cases(
+        &state,
+        cases,
+        "derivation_rules (chop)",
+    ));
+
+    // Before the last knockout (now 35): three active (Cy re-entered), places shift with it.
+    let mut earlier = load(RULES, &LoadOptions::default()).unwrap();
+    earlier.now = 35.0;
+    let state = State::without_scripts(earlier);
+    let cases = "
+        currentPlayerCount = 3
+        isPostgame = false
+        player(1).place = 0
+        player(2).place = 4
+        player(4).place = 5
+        player(3).isActive = true
+        player(3).place = 0
+        playersActive.shortName = [Ann, Cy, Ed]
+        eliminationsUntilBubbleBurst = 1
+        log.entries.last.status = disabled
+    ";
+    assert_no_failures(harness::check_cases(
+        &state,
+        cases,
+        "derivation_rules (earlier)",
+    ));
+}
