@@ -803,3 +803,40 @@ fn derivation_rules() {
         "derivation_rules (earlier)",
     ));
 }
+
+#[test]
+fn size_limits_end_in_errors() {
+    let levels = vec![r#"{"bigBlind": 2}"#; 101].join(", ");
+    let err = load(
+        &format!(r#"{{"levels": [{levels}]}}"#),
+        &LoadOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "levels: too many items (at most 100)");
+    let levels = vec![r#"{"bigBlind": 2}"#; 100].join(", ");
+    assert!(
+        load(
+            &format!(r#"{{"levels": [{levels}]}}"#),
+            &LoadOptions::default()
+        )
+        .is_ok()
+    );
+    let percents = vec!["0.01"; 21].join(", ");
+    let err = load(
+        &format!(r#"{{"settings": {{"payoutPercentages": [{percents}]}}}}"#),
+        &LoadOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "settings.payoutPercentages: too many items (at most 20)"
+    );
+    // serde_json's own nesting guard: deep input is an error, not a stack overflow.
+    let deep = format!(
+        r#"{{"chips": [{{"value": 1, "params": {{"a": {}1{}}}}}]}}"#,
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    let err = load(&deep, &LoadOptions::default()).unwrap_err();
+    assert!(err.message.contains("recursion limit"), "{}", err.message);
+}
