@@ -276,7 +276,6 @@ impl<'p> Machine<'p> {
     }
 
     fn call_top(&mut self, f: u32, base: u32) -> Result<f64, Fail> {
-        self.stack.clear();
         self.frames.clear();
         self.hidden = 0;
         let cached = self.fn_epoch[f as usize] == self.epoch;
@@ -336,8 +335,22 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    #[inline(always)]
     fn exec<const TRACE: bool>(&mut self, f: u32, base: u32) -> Result<f64, Fail> {
+        // A local stack the compiler knows is not aliased by `self`.
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let r = self.exec_on::<TRACE>(&mut stack, f, base);
+        self.stack = stack;
+        r
+    }
+
+    #[inline(always)]
+    fn exec_on<const TRACE: bool>(
+        &mut self,
+        stack: &mut Vec<f64>,
+        f: u32,
+        base: u32,
+    ) -> Result<f64, Fail> {
         let prog = self.program;
         let code = &prog.code[..];
         if self.fn_epoch[f as usize] == self.epoch {
@@ -354,8 +367,8 @@ impl<'p> Machine<'p> {
         let mut frame = self.frames[0];
         macro_rules! bin {
             ($e:expr) => {{
-                let b = self.stack.pop().unwrap_or(0.0);
-                let a = self.stack.last_mut();
+                let b = stack.pop().unwrap_or(0.0);
+                let a = stack.last_mut();
                 if let Some(a) = a {
                     #[allow(clippy::redundant_closure_call)]
                     {
@@ -366,7 +379,7 @@ impl<'p> Machine<'p> {
         }
         macro_rules! un {
             ($e:expr) => {{
-                if let Some(a) = self.stack.last_mut() {
+                if let Some(a) = stack.last_mut() {
                     #[allow(clippy::redundant_closure_call)]
                     {
                         *a = ($e)(*a);
@@ -377,31 +390,36 @@ impl<'p> Machine<'p> {
         loop {
             let instr = code[pc as usize];
             match instr {
-                Instr::Const(v) => self.stack.push(v),
+                Instr::Const(v) => stack.push(v),
                 Instr::Sym(slot) => {
-                    let v = self.symbol(slot, pc)?;
-                    self.stack.push(v);
+                    let s = slot as usize;
+                    let v = if self.state_valid[s] {
+                        self.state_vals[s]
+                    } else {
+                        self.symbol_slow(stack, s, pc)?
+                    };
+                    stack.push(v);
                 }
-                Instr::List(i) => self.stack.push(self.list_vals[i as usize]),
-                Instr::MemRead(c) => self.stack.push(self.memory[c as usize]),
+                Instr::List(i) => stack.push(self.list_vals[i as usize]),
+                Instr::MemRead(c) => stack.push(self.memory[c as usize]),
                 Instr::MemInc(c) => {
                     self.memory[c as usize] += 1.0;
-                    self.stack.push(0.0);
+                    stack.push(0.0);
                 }
                 Instr::MemSet(c) | Instr::MemAdd(c) | Instr::MemSub(c) => {
-                    let v = self.stack.pop().unwrap_or(0.0);
+                    let v = stack.pop().unwrap_or(0.0);
                     let cell = &mut self.memory[c as usize];
                     match instr {
                         Instr::MemSet(_) => *cell = v,
                         Instr::MemAdd(_) => *cell += v,
                         _ => *cell -= v,
                     }
-                    self.stack.push(0.0);
+                    stack.push(0.0);
                 }
                 Instr::Call(g) | Instr::HiddenCall(g) => {
                     if self.fn_epoch[g as usize] == self.epoch {
                         let v = self.fn_vals[g as usize];
-                        self.stack.push(v);
+                        stack.push(v);
                         if TRACE && matches!(instr, Instr::Call(_)) {
                             let node = prog.node_of[pc as usize];
                             if node != NO_NODE {
@@ -439,14 +457,14 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Instr::Ret => {
-                    let v = self.stack.pop().unwrap_or(0.0);
+                    let v = stack.pop().unwrap_or(0.0);
                     let done = self.frames.pop().unwrap_or(frame);
                     self.fn_vals[done.function as usize] = v;
                     self.fn_epoch[done.function as usize] = self.epoch;
                     let Some(&caller) = self.frames.last() else {
                         return Ok(v);
                     };
-                    self.stack.push(v);
+                    stack.push(v);
                     if TRACE {
                         if done.hidden {
                             self.hidden = self.hidden.saturating_sub(1);
@@ -469,8 +487,8 @@ impl<'p> Machine<'p> {
                 Instr::Sub => bin!(|a: f64, b: f64| a - b),
                 Instr::Mul => bin!(|a: f64, b: f64| a * b),
                 Instr::Div | Instr::Mod => {
-                    let b = self.stack.pop().unwrap_or(0.0);
-                    let a = self.stack.pop().unwrap_or(0.0);
+                    let b = stack.pop().unwrap_or(0.0);
+                    let a = stack.pop().unwrap_or(0.0);
                     let v = if b == 0.0 {
                         self.division_by_zero(pc, frame.function)?;
                         -1.0
@@ -479,7 +497,7 @@ impl<'p> Machine<'p> {
                     } else {
                         ops::fmod(a, b)
                     };
-                    self.stack.push(v);
+                    stack.push(v);
                 }
                 Instr::Pow => bin!(ops::pow),
                 Instr::Shl => bin!(ops::shl),
@@ -496,23 +514,23 @@ impl<'p> Machine<'p> {
                 Instr::BitXor => bin!(ops::bit_xor),
                 Instr::Xor => bin!(ops::xor),
                 Instr::JumpIfFalseKeep(t) => {
-                    if ops::truth(self.stack.last().copied().unwrap_or(0.0)) {
-                        self.stack.pop();
+                    if ops::truth(stack.last().copied().unwrap_or(0.0)) {
+                        stack.pop();
                     } else {
                         pc = t;
                         continue;
                     }
                 }
                 Instr::JumpIfTrueKeep(t) => {
-                    if ops::truth(self.stack.last().copied().unwrap_or(0.0)) {
+                    if ops::truth(stack.last().copied().unwrap_or(0.0)) {
                         pc = t;
                         continue;
                     } else {
-                        self.stack.pop();
+                        stack.pop();
                     }
                 }
                 Instr::JumpIfFalsePop(t) => {
-                    if !ops::truth(self.stack.pop().unwrap_or(0.0)) {
+                    if !ops::truth(stack.pop().unwrap_or(0.0)) {
                         pc = t;
                         continue;
                     }
@@ -538,7 +556,7 @@ impl<'p> Machine<'p> {
             if TRACE {
                 let node = prog.node_of[pc as usize];
                 if node != NO_NODE && !matches!(instr, Instr::Call(_) | Instr::HiddenCall(_)) {
-                    let v = self.stack.last().copied().unwrap_or(0.0);
+                    let v = stack.last().copied().unwrap_or(0.0);
                     let d = frame.base_depth + prog.node_depth[node as usize];
                     self.push_event(RawEvent::node(node, d, v));
                 }
@@ -547,18 +565,10 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The value of symbol slot `slot`; pops the dependency values pushed before it.
-    #[inline]
-    fn symbol(&mut self, slot: u32, pc: u32) -> Result<f64, Fail> {
-        let s = slot as usize;
-        if self.state_valid[s] {
-            return Ok(self.state_vals[s]);
-        }
-        self.symbol_slow(s, pc)
-    }
-
+    /// The value of symbol slot `s` when it is not a cached state symbol; pops the dependency
+    /// values pushed before it.
     #[cold]
-    fn symbol_slow(&mut self, s: usize, pc: u32) -> Result<f64, Fail> {
+    fn symbol_slow(&mut self, stack: &mut Vec<f64>, s: usize, pc: u32) -> Result<f64, Fail> {
         let (ref name, sym) = self.program.slots[s];
         match sym.lifetime() {
             Lifetime::State => {
@@ -574,7 +584,7 @@ impl<'p> Machine<'p> {
                 let deps = sym.function_deps().len();
                 let mut dep = [0.0f64; 2];
                 for k in (0..deps).rev() {
-                    dep[k] = self.stack.pop().unwrap_or(0.0);
+                    dep[k] = stack.pop().unwrap_or(0.0);
                 }
                 if self.run_epoch[s] == self.epoch {
                     return Ok(self.run_vals[s]);
