@@ -292,7 +292,8 @@ pub fn parse_hand_list(file: &SourceFile, body: Span, diags: &mut Vec<Diagnostic
             }
         } else {
             let start = i;
-            while i < end && !b[i].is_ascii_whitespace() && !text[i..end].starts_with("//") {
+            let comment = |i: usize| b[i] == b'/' && i + 1 < end && b[i + 1] == b'/';
+            while i < end && !b[i].is_ascii_whitespace() && !comment(i) {
                 i += 1;
             }
             // Stay on a character boundary for non-ASCII junk.
@@ -390,6 +391,11 @@ mod tests {
         assert!(!l.contains(13, 14, false));
         assert!(l.contains(9, 10, false));
         assert_eq!(l.len(), 3);
+        // Non-ASCII junk is one bad member, never a panic.
+        let f2 = SourceFile::new("t", "AA é//x\nKé ");
+        let mut d2 = Vec::new();
+        parse_hand_list(&f2, Span::new(0, f2.text().len()), &mut d2);
+        assert_eq!(d2.len(), 2);
         let m: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             m,

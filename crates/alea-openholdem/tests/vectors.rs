@@ -412,3 +412,71 @@ fn bench_formula_set_is_medium() {
         .collect();
     assert_eq!(values, [1.0, 0.0, 11.5]);
 }
+
+/// A small deterministic fuzz in the test suite: random token soup never panics, parses
+/// satisfy the invariants, and loads either fail with diagnostics or evaluate.
+#[test]
+fn random_token_soup_never_panics() {
+    const PIECES: [&str; 40] = [
+        "1",
+        "0x1F",
+        ".5",
+        "2e3",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "**",
+        "ln",
+        "!",
+        "~",
+        "`",
+        "<<",
+        ">>",
+        "<",
+        "<=",
+        "==",
+        "!=",
+        "~~",
+        "&",
+        "^",
+        "|",
+        "&&",
+        "^^",
+        "||",
+        "?",
+        ":",
+        "call",
+        "me_st_a_1",
+        "me_re_a",
+        "f$a",
+        "list1",
+    ];
+    let mut rng = alea_core::Rng::seed_from_u64(5);
+    let st = state(SPEC_STATE);
+    for _ in 0..3000 {
+        let n = rng.below(24) as usize + 1;
+        let expr: Vec<&str> = (0..n).map(|_| PIECES[rng.below(40) as usize]).collect();
+        let expr = expr.join(" ");
+        check_invariants(&expr);
+        let file = format!("##list1##\nAA\n##f$a##\n{expr}\n##f$b##\nf$a\n");
+        let c = compile_file(SourceFile::new("r.ohf", file));
+        for d in &c.diagnostics {
+            assert!(d.render(&c.files).starts_with("r.ohf:"), "{expr}");
+        }
+        if let Some(p) = &c.program {
+            let mut m = Machine::new(p);
+            m.set_state(Box::new(st.clone()));
+            m.enable_trace();
+            let _ = m.run("f$b");
+            let _ = m.take_trace();
+        }
+    }
+}
