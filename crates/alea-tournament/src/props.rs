@@ -266,8 +266,7 @@ fn ids(ids: &[u32]) -> Value {
 
 impl State {
     /// The value of a global name (tournament-data.md §2), or `None` for a name that is not a
-    /// tournament global. `anteText` is the ante in the display rule here: the host, which owns
-    /// locale formatting, should format [`crate::Derived::ante_text_amount`] compactly instead.
+    /// tournament global. `anteText` is formatted by [`crate::ScriptHooks::ante_text`].
     pub fn global(&self, name: &str) -> Option<Value> {
         let t = &self.t;
         let data = &t.data;
@@ -292,9 +291,7 @@ impl State {
             "isBreakLevel" => level_flag(Level::is_break_level),
             "isPregameLevel" => level_flag(Level::is_pregame_level),
             "dt" => num(t.now),
-            "anteText" => Some(Value::Text(
-                d.ante_text_amount.map(display_number).unwrap_or_default(),
-            )),
+            "anteText" => text(&d.ante_text),
             "isPregame" => flag(d.is_pregame),
             "isInGame" => flag(d.is_in_game),
             "isPostgame" => flag(d.is_postgame),

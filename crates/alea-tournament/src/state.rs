@@ -15,6 +15,12 @@ pub trait ScriptHooks {
         None
     }
 
+    /// Formats the ante for `anteText` (`toCompactDecimalString` in the host's locale). The
+    /// default is EZScript's display rule, which is what `en` shows below 1000.
+    fn ante_text(&mut self, ante: f64) -> String {
+        crate::display_number(ante)
+    }
+
     /// Runs the points formula (`None` = the built-in default formula) for the placed player
     /// at index `player` of `players`; `state` has every value except `points` (reading it must
     /// fail). `None` (a failure) scores 0.
@@ -155,6 +161,8 @@ pub struct Derived {
     pub eliminations_until_bubble_burst: f64,
     /// The number `anteText` shows (compact decimal) — nothing means `""`.
     pub ante_text_amount: Option<f64>,
+    /// `anteText`: [`ScriptHooks::ante_text`] of the amount, or `""`.
+    pub ante_text: String,
 }
 
 /// A tournament at one moment with every derived value: what scripts read. Build it with
@@ -233,6 +241,10 @@ impl State {
             0.0
         };
         estimate_end(&tournament, &mut d);
+        d.ante_text = d
+            .ante_text_amount
+            .map(|a| hooks.ante_text(a))
+            .unwrap_or_default();
 
         let eliminated_count = players.iter().filter(|p| p.eliminated.is_some()).count();
         d.is_postgame =

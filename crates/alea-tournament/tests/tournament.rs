@@ -840,3 +840,20 @@ fn size_limits_end_in_errors() {
     let err = load(&deep, &LoadOptions::default()).unwrap_err();
     assert!(err.message.contains("recursion limit"), "{}", err.message);
 }
+
+#[test]
+fn the_host_formats_ante_text() {
+    struct Compact;
+    impl ScriptHooks for Compact {
+        fn ante_text(&mut self, ante: f64) -> String {
+            format!("<{ante}>")
+        }
+    }
+    let state = State::new(example(), &mut Compact);
+    assert_eq!(state.global("anteText"), Some(Value::Text("<100>".into())));
+    assert_eq!(state.derived().ante_text_amount, Some(100.0));
+    let mut at_break = example();
+    at_break.clock.level_index = 5;
+    let state = State::new(at_break, &mut Compact);
+    assert_eq!(state.global("anteText"), Some(Value::Text(String::new())));
+}
