@@ -128,8 +128,7 @@ impl Scanner<'_> {
     }
 }
 
-/// The span an error points at: the key of an unknown or missing key's object… (see
-/// [`LoadError::span`]).
+/// The span an error at `path` points at (see [`LoadError::span`]).
 fn locate(source: &str, path: &str, message: &str) -> Option<Span> {
     let scanner = Scanner {
         s: source.as_bytes(),
