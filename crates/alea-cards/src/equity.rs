@@ -145,6 +145,11 @@ pub struct Tally {
 }
 
 impl Tally {
+    fn merged(mut self, other: Tally) -> Tally {
+        self.add(&other);
+        self
+    }
+
     fn add(&mut self, other: &Tally) {
         self.total += other.total;
         self.wins += other.wins;
@@ -273,19 +278,15 @@ pub fn simulate(req: &EquityRequest, iterations: u64, seed: u64) -> Result<Tally
         rng.jump();
     }
     let pool = unseen(dead);
-    let tallies: Vec<Tally> = starts
+    // Tallies are integer counts, so merging them in any grouping gives the task-order sum.
+    Ok(starts
         .into_par_iter()
         .enumerate()
         .map(|(i, rng)| {
             let n = TASK_ITERATIONS.min(iterations - i as u64 * TASK_ITERATIONS);
             simulate_task(req, &pool, n, rng)
         })
-        .collect();
-    let mut total = Tally::default();
-    for t in &tallies {
-        total.add(t);
-    }
-    Ok(total)
+        .reduce(Tally::default, Tally::merged))
 }
 
 fn simulate_task(req: &EquityRequest, pool: &[Card], iterations: u64, mut rng: Rng) -> Tally {
@@ -351,7 +352,7 @@ pub fn enumerate(req: &EquityRequest) -> Result<Tally, EquityError> {
         ctx.opponents(board, board.cards().0 | dead.0, &mut tally);
         return Ok(tally);
     }
-    let tallies: Vec<Tally> = (0..pool.len())
+    Ok((0..pool.len())
         .into_par_iter()
         .map(|i| {
             let mut tally = Tally::default();
@@ -359,12 +360,7 @@ pub fn enumerate(req: &EquityRequest) -> Result<Tally, EquityError> {
             ctx.complete_board(b, i + 1, missing - 1, dead.0 | pool[i].mask(), &mut tally);
             tally
         })
-        .collect();
-    let mut total = Tally::default();
-    for t in &tallies {
-        total.add(t);
-    }
-    Ok(total)
+        .reduce(Tally::default, Tally::merged))
 }
 
 struct Ctx<'a> {

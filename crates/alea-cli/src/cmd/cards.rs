@@ -315,6 +315,7 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
     ] {
         writeln!(out, "$ alea cards eval \"{hand}\"")?;
         eval(out, hand, "en", false).map_err(to_io)?;
+        writeln!(out)?;
     }
     let exact = EquityArgs {
         iterations: 10_000,
@@ -324,6 +325,7 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
     };
     writeln!(out, "$ alea cards equity AhKh --board \"Qh Jh 2c\"")?;
     equity_cmd(out, "AhKh", "Qh Jh 2c", None, &[], &exact).map_err(to_io)?;
+    writeln!(out)?;
     writeln!(
         out,
         "$ alea cards equity AhKh --board \"Qh Jh 2c\" --opponents 3 --iterations 10000"
