@@ -363,6 +363,10 @@ fn limits_end_in_clear_errors() {
     assert_eq!(dicelab(&[], &ok).stdout, "1 \n");
     let negs = format!("{}1{}", "-(".repeat(4_990), ")".repeat(4_990));
     assert_eq!(dicelab(&[], &negs).stdout, "1 \n");
+    // Deep statements are simulated too (off rayon's small-stack workers).
+    let deep_die = format!("{}d2{}", "-(-(".repeat(2_495), "))".repeat(2_495));
+    let r = dicelab(&["-e", "-n", "1000", "--seed", "1"], &deep_die);
+    assert!(r.stdout.starts_with("  1\t0."), "{}", r.stderr);
     // 10 MB of input: a clear error, no crash.
     let big = "1+".repeat(5_000_000) + "1";
     let r = dicelab(&[], &big);

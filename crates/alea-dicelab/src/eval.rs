@@ -118,6 +118,20 @@ fn run_task(statement: &Statement, mut rng: Rng, rolls: u64) -> Result<Histogram
     })
 }
 
+/// Deepest statement evaluated on rayon's worker threads.
+const PARALLEL_MAX_DEPTH: usize = 256;
+
+/// Depth of an expression tree, without recursion.
+fn depth(e: &crate::ast::Expr) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(e, 1usize)];
+    while let Some((e, d)) = stack.pop() {
+        max = max.max(d);
+        stack.extend(e.children().into_iter().map(|c| (c, d + 1)));
+    }
+    max
+}
+
 /// The histogram of `rolls` rolls of `statement` with task streams derived from `seed`. A roll
 /// that fails, or gives a list of two or more values, fails the whole evaluation (the error of
 /// the first failing task, in task order).
@@ -132,10 +146,19 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
         let size = TASK_ROLLS.min(rolls - i * TASK_ROLLS);
         streams.push((rng.clone(), size));
     }
-    let parts: Vec<Result<Histogram, RollError>> = streams
-        .into_par_iter()
-        .map(|(rng, size)| run_task(statement, rng, size))
-        .collect();
+    // Rayon's workers have small stacks: deeply nested statements run their tasks here, in
+    // the same order, which gives the same result.
+    let parts: Vec<Result<Histogram, RollError>> = if depth(&statement.expr) > PARALLEL_MAX_DEPTH {
+        streams
+            .into_iter()
+            .map(|(rng, size)| run_task(statement, rng, size))
+            .collect()
+    } else {
+        streams
+            .into_par_iter()
+            .map(|(rng, size)| run_task(statement, rng, size))
+            .collect()
+    };
     let mut total = Histogram::default();
     for part in parts {
         total.merge(part?);

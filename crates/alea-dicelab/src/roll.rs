@@ -106,6 +106,21 @@ struct Cx<'r, 'g> {
     rng: &'g mut Rng,
 }
 
+/// Keeps the members of `out[start..]` that pass `keep`, in order.
+#[inline]
+fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
+    let mut w = start;
+    for r in start..out.len() {
+        let m = out[r];
+        if keep(m) {
+            out[w] = m;
+            w += 1;
+        }
+    }
+    out.truncate(w);
+}
+
+#[inline]
 fn check_len(len: usize, span: Span) -> Result<(), RollError> {
     if len > MAX_LIST_LEN {
         return Err(error(
@@ -146,6 +161,16 @@ impl Cx<'_, '_> {
         self.step(1, e.span)?;
         match &e.kind {
             Number(n) => Ok(*n),
+            Var(v)
+                if v.slot
+                    .and_then(|s| self.r.env.get(s as usize))
+                    .is_some_and(|value| value.len() == 1) =>
+            {
+                Ok(v.slot
+                    .and_then(|s| self.r.env.get(s as usize))
+                    .and_then(|value| value.first().copied())
+                    .unwrap_or(0))
+            }
             Neg(a) => Ok(self.scalar(a, Role("operand", "-"), e.span)?.wrapping_neg()),
             Binary {
                 op,
@@ -229,6 +254,21 @@ impl Cx<'_, '_> {
                 body,
             } => {
                 let n = self.scalar(count, Role("count", "#"), *op_span)?;
+                // Fast path for the commonest body, `n#dK` with a literal K ≥ 1: the same
+                // draws in the same order, without a recursive call per die.
+                if let Die(size) = &body.kind
+                    && let Number(k) = size.kind
+                    && k >= 1
+                {
+                    let n = n.max(0) as usize;
+                    check_len(out.len().saturating_add(n), e.span)?;
+                    self.step(2 * n as u64, e.span)?;
+                    out.reserve(n);
+                    for _ in 0..n {
+                        out.push(self.rng.range_inclusive(1, i64::from(k)) as i32);
+                    }
+                    return Ok(());
+                }
                 for _ in 0..n.max(0) {
                     self.step(1, e.span)?;
                     self.eval_into(body, out)?;
@@ -282,12 +322,25 @@ impl Cx<'_, '_> {
                         format!("negative count {k} for '{}'", selector.symbol()),
                     ));
                 }
+                if selector.is_comparison() {
+                    // Filter the members in place at the end of `out`.
+                    let start = out.len();
+                    self.eval_into(list, out)?;
+                    let d = *drop;
+                    match selector {
+                        ast::Selector::Eq => compact(out, start, |m| (m == k) != d),
+                        ast::Selector::Ne => compact(out, start, |m| (m != k) != d),
+                        ast::Selector::Lt => compact(out, start, |m| (m < k) != d),
+                        ast::Selector::Gt => compact(out, start, |m| (m > k) != d),
+                        ast::Selector::Le => compact(out, start, |m| (m <= k) != d),
+                        _ => compact(out, start, |m| (m >= k) != d),
+                    }
+                    return Ok(());
+                }
                 let mut buf = self.take_buf();
                 let r = self.eval_into(list, &mut buf);
                 if r.is_ok() {
-                    if selector.is_comparison() {
-                        ops::select_compare(*selector, *drop, k, &mut buf);
-                    } else {
+                    {
                         let mut scratch = self.take_buf();
                         ops::select_count(*selector, *drop, k as usize, &mut buf, &mut scratch);
                         self.give_buf(scratch);
