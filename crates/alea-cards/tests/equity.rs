@@ -115,6 +115,16 @@ fn monte_carlo_is_reproducible_and_thread_count_independent() {
     assert_eq!(one, run(4, 99));
     assert_eq!(one, run(3, 99));
     assert_ne!(one, run(1, 100));
+    // Exact enumeration too: the same counts on one thread and on four.
+    let river = EquityRequest::new(hole("Ah Kh"), &board("Qh Jh 2c 7d"), 1);
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let exact1 = pool(1).install(|| enumerate(&river).unwrap());
+    assert_eq!(exact1, pool(4).install(|| enumerate(&river).unwrap()));
     // Task i uses Rng::stream(seed, i): the first task alone equals a run of TASK_ITERATIONS.
     let first = simulate(&req, TASK_ITERATIONS, 99).unwrap();
     let two = simulate(&req, 2 * TASK_ITERATIONS, 99).unwrap();
