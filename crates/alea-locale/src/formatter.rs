@@ -192,6 +192,35 @@ impl LocaleFormatter {
         self.approximate.format(ms)
     }
 
+    /// Formats `x` with the EZScript number property named `property` (one of
+    /// [`FORMATTING_PROPERTIES`], e.g. `"toCompactDecimalString"`); `None` for any other name.
+    /// This is the one place an evaluator needs to reach every formatter.
+    ///
+    /// ```
+    /// let f = alea_locale::LocaleFormatter::new("en-US", "UTC", 0.0).unwrap();
+    /// assert_eq!(f.format_property("withOrdinalSuffix", 2.0), Some(Ok("2nd".to_string())));
+    /// assert_eq!(f.format_property("toUpperCase", 2.0), None);
+    /// ```
+    pub fn format_property(&self, property: &str, x: f64) -> Option<Result<String, FormatError>> {
+        Some(match property {
+            "toCompactDecimalString" => self.to_compact_decimal_string(x),
+            "toCurrencyString" => self.to_currency_string(x),
+            "toCompactCurrencyString" => self.to_compact_currency_string(x),
+            "toPercentString" => self.to_percent_string(x),
+            "withOrdinalSuffix" => self.with_ordinal_suffix(x),
+            "toTimeString" => self.to_time_string(x),
+            "toHMTimeString" => self.to_hm_time_string(x),
+            "toDateString" => self.to_date_string(x),
+            "toDateAndTimeString" => self.to_date_and_time_string(x),
+            "toDateIfNotTodayAndTimeString" => self.to_date_if_not_today_and_time_string(x),
+            "toTimeDurationString" => self.to_time_duration_string(x),
+            "toHMTimeDurationString" => self.to_hm_time_duration_string(x),
+            "toCompactTimeDurationString" => self.to_compact_time_duration_string(x),
+            "toApproximateDurationString" => self.to_approximate_duration_string(x),
+            _ => return None,
+        })
+    }
+
     /// The name of a poker hand type in the locale's language (tournament-data.md §6: German,
     /// else English), by index in the order `highCard`, `onePair`, `twoPair`, `threeOfAKind`,
     /// `straight`, `flush`, `fullHouse`, `fourOfAKind`, `straightFlush`, `royalFlush`.
@@ -230,6 +259,25 @@ impl LocaleFormatter {
     }
 }
 
+/// The EZScript number properties that format (ezscript.md §9.2, §9.3), in the spec's order;
+/// [`LocaleFormatter::format_property`] accepts exactly these names.
+pub const FORMATTING_PROPERTIES: [&str; 14] = [
+    "toCompactDecimalString",
+    "toCurrencyString",
+    "toCompactCurrencyString",
+    "toPercentString",
+    "withOrdinalSuffix",
+    "toTimeString",
+    "toHMTimeString",
+    "toDateString",
+    "toDateAndTimeString",
+    "toDateIfNotTodayAndTimeString",
+    "toTimeDurationString",
+    "toHMTimeDurationString",
+    "toCompactTimeDurationString",
+    "toApproximateDurationString",
+];
+
 /// R2 on its own: x with "3 significant digits" as the app's compact formatter keeps them
 /// (integer part whole, `max(0, 3 − n)` fraction digits rounded half away from zero on the
 /// binary value, trailing zeros dropped), as plain ASCII digits with a `.` point.
@@ -244,4 +292,14 @@ impl LocaleFormatter {
 pub fn three_significant_digits(x: f64) -> Result<String, FormatError> {
     let x = crate::numbers::finite(x)?;
     Ok(rules::three_significant_digits(x).to_string())
+}
+
+#[cfg(test)]
+mod send_sync {
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn formatter_can_be_shared() {
+        assert_send_sync::<super::LocaleFormatter>();
+    }
 }

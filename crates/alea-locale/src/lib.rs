@@ -27,6 +27,6 @@ mod rules;
 mod times;
 
 pub use error::{FormatError, LocaleError};
-pub use formatter::{LocaleFormatter, three_significant_digits};
+pub use formatter::{FORMATTING_PROPERTIES, LocaleFormatter, three_significant_digits};
 pub use locale::{DEFAULT_LOCALE, locale_from_env, resolve_locale};
 pub use rules::currency_for_region;

@@ -111,9 +111,14 @@ pub(crate) fn compact_style(x: f64, exponent_for_magnitude: impl Fn(i16) -> u8) 
     let mut magnitude: i16 = 3;
     // m + 1 ≤ L
     while magnitude < printed_digits {
-        exponent = exponent_for_magnitude(magnitude);
-        significand = three_significant_digits(x / 10f64.powi(i32::from(exponent)));
-        printed_digits = decimal_integer_digits(&significand.absolute) + i16::from(exponent);
+        let style = exponent_for_magnitude(magnitude);
+        // The same divisor prints the same digits: only a new style can change L (this keeps
+        // 1e300 from recomputing 300 times past the largest style).
+        if style != exponent {
+            exponent = style;
+            significand = three_significant_digits(x / 10f64.powi(i32::from(exponent)));
+            printed_digits = decimal_integer_digits(&significand.absolute) + i16::from(exponent);
+        }
         magnitude += 1;
     }
     (significand, exponent)
@@ -161,9 +166,17 @@ pub fn currency_for_region(region: Option<&str>) -> &'static str {
     }
 }
 
-/// R7: percent is x × 100 with no fraction digits, rounded by R1 (Dart `NumberFormat.percentPattern`).
+/// R7: percent is x × 100 with no fraction digits, rounded by R1 (Dart `NumberFormat.percentPattern`
+/// multiplies in f64, so the product's binary value is what gets rounded).
 pub(crate) fn percent_value(x: f64) -> Decimal {
-    let (sign, value) = round_half_away(x * 100.0, 0);
+    let hundredfold = x * 100.0;
+    let (sign, value) = if hundredfold.is_finite() {
+        round_half_away(hundredfold, 0)
+    } else {
+        // |x| > 1.7e306 overflows in f64; such an x is whole, so scale its digits exactly.
+        let (sign, value) = round_half_away(x, 0);
+        (sign, value.multiplied_pow10(2))
+    };
     Decimal::new(sign, value)
 }
 

@@ -112,24 +112,11 @@ fn input_value(input: &str, now: f64) -> f64 {
 }
 
 fn format(f: &LocaleFormatter, property: &str, x: f64) -> Result<String, FormatError> {
-    match property {
-        "toCompactDecimalString" => f.to_compact_decimal_string(x),
-        "toCurrencyString" => f.to_currency_string(x),
-        "toCompactCurrencyString" => f.to_compact_currency_string(x),
-        "toPercentString" => f.to_percent_string(x),
-        "withOrdinalSuffix" => f.with_ordinal_suffix(x),
-        "toTimeString" => f.to_time_string(x),
-        "toHMTimeString" => f.to_hm_time_string(x),
-        "toDateString" => f.to_date_string(x),
-        "toDateAndTimeString" => f.to_date_and_time_string(x),
-        "toDateIfNotTodayAndTimeString" => f.to_date_if_not_today_and_time_string(x),
-        "toTimeDurationString" => f.to_time_duration_string(x),
-        "toHMTimeDurationString" => f.to_hm_time_duration_string(x),
-        "toCompactTimeDurationString" => f.to_compact_time_duration_string(x),
-        "toApproximateDurationString" => f.to_approximate_duration_string(x),
-        "threeSignificantDigits" => alea_locale::three_significant_digits(x),
-        other => panic!("unknown property {other}"),
+    if property == "threeSignificantDigits" {
+        return alea_locale::three_significant_digits(x);
     }
+    f.format_property(property, x)
+        .unwrap_or_else(|| panic!("unknown property {property}"))
 }
 
 fn run(cases: &[Case]) -> usize {
