@@ -126,6 +126,19 @@ impl<T: Ord + Clone + Hash> Pool<T> {
             tails.push(t);
         }
 
+        if ngroups == 1 {
+            return self.evaluate_single(
+                &outcomes,
+                &weights[0],
+                &tails[0],
+                &binom,
+                initial,
+                next,
+                is_final,
+                total,
+                budget,
+            );
+        }
         let mut states: HashMap<(S, Vec<u32>), Weight> = HashMap::new();
         states.insert(
             (initial, self.groups.iter().map(|(_, n)| *n).collect()),
@@ -218,6 +231,105 @@ impl<T: Ord + Clone + Hash> Pool<T> {
         Ok(Dist::from_pairs_with_total(items, total))
     }
 
+    /// [`Pool::evaluate`] for one group of identical dice: the states are grouped by automaton
+    /// state with a vector of weights indexed by the number of dice left, so each transition
+    /// `next(state, o, k)` is computed once per state and count rather than once per
+    /// (state, dice left, count).
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_single<S: Ord + Clone + Hash>(
+        &self,
+        outcomes: &[T],
+        weights: &[Weight],
+        tails: &[Weight],
+        binom: &Binomials,
+        initial: S,
+        mut next: impl FnMut(&S, &T, u32) -> S,
+        mut is_final: impl FnMut(&S) -> bool,
+        total: Weight,
+        budget: &mut Budget,
+    ) -> Result<Dist<S>, ProbError> {
+        const WHAT: &str = "pool evaluation";
+        let n = self.groups[0].1 as usize;
+        let mut states: HashMap<S, Vec<Weight>> = HashMap::new();
+        let mut start = vec![Weight::ZERO; n + 1];
+        start[n] = Weight::ONE;
+        states.insert(initial, start);
+        let mut finished: HashMap<S, Weight> = HashMap::new();
+        for (i, o) in outcomes.iter().enumerate() {
+            let pows = crate::int::powers(&weights[i], n as u32);
+            let tail_pows = crate::int::powers(&tails[i], n as u32);
+            let last = tails[i].is_zero();
+            let mut next_states: HashMap<S, Vec<Weight>> = HashMap::new();
+            for (state, by_rem) in states.drain() {
+                let max_rem = by_rem.iter().rposition(|w| !w.is_zero()).unwrap_or(0);
+                let max_k = if weights[i].is_zero() { 0 } else { max_rem };
+                for k in 0..=max_k {
+                    budget.burn(1 + (max_rem - k) as u64, WHAT)?;
+                    let s = next(&state, o, k as u32);
+                    let coef = &pows[k];
+                    if is_final(&s) {
+                        let mut acc = Weight::ZERO;
+                        for (rem, w) in by_rem.iter().enumerate().skip(k) {
+                            if !w.is_zero() {
+                                let t = &tail_pows[rem - k];
+                                acc.add_assign(&w.mul(binom.get(rem, k)).mul(coef).mul(t));
+                            }
+                        }
+                        if !acc.is_zero() {
+                            finished.entry(s).or_default().add_assign(&acc);
+                        }
+                        continue;
+                    }
+                    let target = next_states
+                        .entry(s)
+                        .or_insert_with(|| vec![Weight::ZERO; n + 1]);
+                    for (rem, w) in by_rem.iter().enumerate().skip(k) {
+                        // With no outcome after this one, every remaining die must show it.
+                        if w.is_zero() || (last && rem != k) {
+                            continue;
+                        }
+                        target[rem - k].add_assign(&w.mul(binom.get(rem, k)).mul(coef));
+                    }
+                }
+            }
+            next_states.retain(|_, v| v.iter().any(|w| !w.is_zero()));
+            budget.check_size(next_states.len() + finished.len(), WHAT)?;
+            states = next_states;
+        }
+        let mut items: Vec<(S, Weight)> = finished.into_iter().collect();
+        for (s, by_rem) in states {
+            debug_assert!(
+                by_rem.iter().skip(1).all(Weight::is_zero),
+                "every die placed"
+            );
+            items.push((s, by_rem[0].clone()));
+        }
+        Ok(Dist::from_pairs_with_total(items, total))
+    }
+
+    /// The distribution of the whole pool as a sorted (ascending) multiset, enumerated directly
+    /// (each multiset once, weighted by its multinomial coefficient) without an automaton.
+    pub fn multisets(&self, budget: &mut Budget) -> Result<Dist<Vec<T>>, ProbError> {
+        const WHAT: &str = "multisets of a pool";
+        let mut acc = Dist::certain(Vec::new());
+        for (die, n) in &self.groups {
+            let group = multisets_of(die, *n, budget)?;
+            acc = acc.product(
+                &group,
+                |a, b| {
+                    let mut v = Vec::with_capacity(a.len() + b.len());
+                    v.extend_from_slice(a);
+                    v.extend_from_slice(b);
+                    v.sort();
+                    v
+                },
+                budget,
+            )?;
+            budget.check_size(acc.len(), WHAT)?;
+        }
+        Ok(acc)
+    }
+
     /// The distribution of the sorted multiset of the `keep` highest (or, with
     /// [`Order::Ascending`], lowest) dice, listed in visiting order.
     pub fn keep_extreme(
@@ -267,4 +379,60 @@ impl Pool<i64> {
         )?;
         Ok(d.map(|&(_, s)| s))
     }
+}
+
+/// The sorted multisets of `n` dice distributed as `die`, by depth-first enumeration of how
+/// many dice show each outcome.
+fn multisets_of<T: Ord + Clone>(
+    die: &Dist<T>,
+    n: u32,
+    budget: &mut Budget,
+) -> Result<Dist<Vec<T>>, ProbError> {
+    const WHAT: &str = "multisets of a pool";
+    let faces: Vec<(&T, &Weight)> = die.iter().collect();
+    let m = faces.len();
+    // The number of multisets, C(n + m − 1, n), checked before enumerating.
+    let mut count: u128 = 1;
+    for j in 0..u128::from(n).min(m as u128 - 1) {
+        let top = m as u128 - 1 + u128::from(n) - j;
+        count = count.saturating_mul(top) / (j + 1);
+        if count > budget.max_outcomes() as u128 {
+            return Err(ProbError::TooManyOutcomes {
+                what: WHAT,
+                limit: budget.max_outcomes(),
+            });
+        }
+    }
+    budget.burn((count as u64).saturating_mul(u64::from(n).max(1)), WHAT)?;
+    let binom = Binomials::new(n as usize);
+    let pows: Vec<Vec<Weight>> = faces
+        .iter()
+        .map(|(_, w)| crate::int::powers(w, n))
+        .collect();
+    let mut items: Vec<(Vec<T>, Weight)> = Vec::with_capacity(count as usize);
+    // (next face, dice left, multiset so far, weight so far)
+    let mut stack: Vec<(usize, u32, Vec<T>, Weight)> = vec![(0, n, Vec::new(), Weight::ONE)];
+    while let Some((i, r, v, w)) = stack.pop() {
+        if r == 0 {
+            items.push((v, w));
+            continue;
+        }
+        if i + 1 == m {
+            let mut v = v;
+            v.extend(std::iter::repeat_n(faces[i].0.clone(), r as usize));
+            let w = w.mul(&pows[i][r as usize]);
+            items.push((v, w));
+            continue;
+        }
+        for k in 0..=r {
+            let mut v2 = v.clone();
+            v2.extend(std::iter::repeat_n(faces[i].0.clone(), k as usize));
+            let w2 = w
+                .mul(binom.get(r as usize, k as usize))
+                .mul(&pows[i][k as usize]);
+            stack.push((i + 1, r - k, v2, w2));
+        }
+    }
+    let total = die.total().pow(n);
+    Ok(Dist::from_pairs_with_total(items, total))
 }

@@ -248,3 +248,27 @@ proptest! {
         prop_assert_eq!(r.to_f64(), a as f64 / b as f64);
     }
 }
+
+#[test]
+fn multisets_match_the_automaton() {
+    let mut b = Budget::default();
+    let d10 = die(10);
+    let pool = Pool::iid(d10.clone(), 7);
+    let direct = pool.multisets(&mut b).unwrap();
+    assert_eq!(direct.len(), 11440);
+    assert_eq!(
+        direct,
+        pool.keep_extreme(Order::Ascending, 7, &mut b).unwrap()
+    );
+    let mixed = Pool::from_groups(vec![(d10, 3), (die(4), 2)]);
+    assert_eq!(
+        mixed.multisets(&mut b).unwrap(),
+        mixed.keep_extreme(Order::Ascending, 5, &mut b).unwrap()
+    );
+    let mut tiny = Budget::new(u64::MAX, 1000);
+    let err = Pool::iid(die(6), 100).multisets(&mut tiny).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "multisets of a pool has more than 1000 outcomes or states"
+    );
+}

@@ -161,6 +161,16 @@ impl LazyPool {
 
     /// The distribution of the kept members as sorted lists.
     pub(crate) fn materialize(&self, budget: &mut Budget) -> Result<Dist<Vec<i32>>, ProbError> {
+        if self.is_plain() {
+            let mut parts = Vec::with_capacity(self.components.len());
+            for (w, groups) in &self.components {
+                parts.push((
+                    w.clone(),
+                    Pool::from_groups(groups.clone()).multisets(budget)?,
+                ));
+            }
+            return Dist::mixture(parts, budget);
+        }
         let d = self.run(
             Vec::new(),
             |kept: &Vec<i32>, v, k| {
