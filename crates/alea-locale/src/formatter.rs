@@ -63,8 +63,22 @@ impl LocaleFormatter {
         now_ms: f64,
         currency: Option<&str>,
     ) -> Result<Self, LocaleError> {
-        let locale = resolve_locale(locale)?;
         let zone = times::time_zone(time_zone)?;
+        Self::with_zone(locale, zone, now_ms, currency)
+    }
+
+    /// Like [`LocaleFormatter::with_currency`] with a jiff [`TimeZone`] instead of a name: for the
+    /// host's zone (`TimeZone::system()`, the last fallback of `--tz`), which may have no IANA
+    /// name, or a fixed offset.
+    ///
+    /// [`TimeZone`]: crate::TimeZone
+    pub fn with_zone(
+        locale: &str,
+        zone: jiff::tz::TimeZone,
+        now_ms: f64,
+        currency: Option<&str>,
+    ) -> Result<Self, LocaleError> {
+        let locale = resolve_locale(locale)?;
         if !now_ms.is_finite() {
             return Err(LocaleError::Data(format!(
                 "now must be finite, got {now_ms}"
@@ -77,11 +91,22 @@ impl LocaleFormatter {
         };
         Ok(Self {
             numbers: NumberFormats::new(&locale, &currency)?,
+            time_zone_name: zone.iana_name().unwrap_or("").to_string(),
             times: TimeFormats::new(&locale, zone, now_ms)?,
             approximate: ApproximateDurations::new(&locale)?,
-            time_zone_name: time_zone.to_string(),
             locale,
         })
+    }
+
+    /// A time as `YYYY-MM-DD HH:MM:SS` in the formatter's zone, locale-invariant: the clock
+    /// lines of `alea ez --simulate` (ezscript.md §14). ms are floored to whole seconds.
+    ///
+    /// ```
+    /// let f = alea_locale::LocaleFormatter::new("de", "Europe/Berlin", 0.0).unwrap();
+    /// assert_eq!(f.to_local_timestamp_string(1_753_035_390_000.0).unwrap(), "2025-07-20 20:16:30");
+    /// ```
+    pub fn to_local_timestamp_string(&self, ms: f64) -> Result<String, FormatError> {
+        self.times.local_timestamp(ms)
     }
 
     /// The resolved locale as a BCP 47 tag (`de-DE`).
@@ -94,7 +119,7 @@ impl LocaleFormatter {
         self.locale.id.language.as_str()
     }
 
-    /// The time zone name the formatter was built with.
+    /// The IANA name of the formatter's time zone (empty for a zone without one).
     pub fn time_zone_name(&self) -> &str {
         &self.time_zone_name
     }

@@ -28,5 +28,30 @@ mod times;
 
 pub use error::{FormatError, LocaleError};
 pub use formatter::{FORMATTING_PROPERTIES, LocaleFormatter, three_significant_digits};
+pub use jiff::tz::TimeZone;
 pub use locale::{DEFAULT_LOCALE, locale_from_env, resolve_locale};
 pub use rules::currency_for_region;
+
+/// Parses a time as `--now` and the tournament file give it: ms since the Unix epoch
+/// (`1753035300000`) or RFC 3339 with an offset (`2025-07-20T20:15:00+02:00`); `None` if it is
+/// neither. Returns ms since the epoch.
+///
+/// ```
+/// assert_eq!(alea_locale::parse_time("2025-07-20T20:15:00+02:00"), Some(1_753_035_300_000.0));
+/// assert_eq!(alea_locale::parse_time("1753035300000"), Some(1_753_035_300_000.0));
+/// assert_eq!(alea_locale::parse_time("tomorrow"), None);
+/// ```
+pub fn parse_time(text: &str) -> Option<f64> {
+    times::parse_time(text)
+}
+
+/// Looks up an IANA time zone name (`Europe/Berlin`, `UTC`) in jiff's bundled tzdb, the same
+/// database the formatters use, e.g. to validate `--tz` or a tournament's `clock.timeZone`.
+///
+/// ```
+/// assert!(alea_locale::time_zone("Europe/Berlin").is_ok());
+/// assert!(alea_locale::time_zone("Mars/Olympus").is_err());
+/// ```
+pub fn time_zone(name: &str) -> Result<TimeZone, LocaleError> {
+    times::time_zone(name)
+}

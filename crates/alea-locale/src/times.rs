@@ -110,6 +110,15 @@ impl TimeFormats {
         local_time(&self.zone, ms)
     }
 
+    /// `YYYY-MM-DD HH:MM:SS`, local time, locale-invariant.
+    pub(crate) fn local_timestamp(&self, ms: f64) -> Result<String, FormatError> {
+        let t = self.local(ms)?;
+        Ok(format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            t.year, t.month, t.day, t.hour, t.minute, t.second
+        ))
+    }
+
     /// `toTimeString`: CLDR time with seconds (`8:15:00\u{202F}PM`, `20:15:00`).
     pub(crate) fn time(&self, ms: f64) -> Result<String, FormatError> {
         Ok(self.hms.format(&self.local(ms)?.icu()?).to_string())
@@ -169,6 +178,18 @@ impl TimeFormats {
             self.date_and_time(ms)
         }
     }
+}
+
+/// Parses a time as EZScript's `--now` and the tournament file give it: whole or fractional ms
+/// since the Unix epoch (`1753035300000`), or RFC 3339 with an offset
+/// (`2025-07-20T20:15:00+02:00`). Returns ms since the epoch.
+pub(crate) fn parse_time(text: &str) -> Option<f64> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<f64>() {
+        return ms.is_finite().then_some(ms);
+    }
+    let timestamp: jiff::Timestamp = text.parse().ok()?;
+    Some(timestamp.as_millisecond() as f64)
 }
 
 /// `ms` since the epoch, floored to whole seconds, as local time in `zone`.
