@@ -178,19 +178,51 @@ impl LocaleFormatter {
     /// `toDateString`: CLDR month-day medium (`Jul 20`, `20. Juli`); when the local year differs
     /// from now's, the year variant of R9 (`Jul 20, 2024`, `20. Juli 2024`).
     pub fn to_date_string(&self, ms: f64) -> Result<String, FormatError> {
-        self.times.date(ms)
+        self.times.date(ms, None)
     }
 
     /// `toDateAndTimeString`: the date, `", "`, the time (R9). en `Jul 20, 8:15:00\u{202f}PM`;
     /// de `20. Juli, 20:15:00`.
     pub fn to_date_and_time_string(&self, ms: f64) -> Result<String, FormatError> {
-        self.times.date_and_time(ms)
+        self.times.date_and_time(ms, None)
     }
 
     /// `toDateIfNotTodayAndTimeString`: the time alone when the local date is now's, else
     /// [`Self::to_date_and_time_string`].
     pub fn to_date_if_not_today_and_time_string(&self, ms: f64) -> Result<String, FormatError> {
-        self.times.date_if_not_today_and_time(ms)
+        self.times.date_if_not_today_and_time(ms, None)
+    }
+
+    /// [`Self::to_date_string`] against another "now" (an evaluation's `now()`, e.g. a simulated
+    /// clock's), so one formatter serves every tick; the formatter's own "now" is not used.
+    pub fn to_date_string_with_now(&self, ms: f64, now_ms: f64) -> Result<String, FormatError> {
+        self.times.date(ms, Some(now_ms))
+    }
+
+    /// [`Self::to_date_and_time_string`] against another "now" (see
+    /// [`Self::to_date_string_with_now`]).
+    pub fn to_date_and_time_string_with_now(
+        &self,
+        ms: f64,
+        now_ms: f64,
+    ) -> Result<String, FormatError> {
+        self.times.date_and_time(ms, Some(now_ms))
+    }
+
+    /// [`Self::to_date_if_not_today_and_time_string`] against another "now" (see
+    /// [`Self::to_date_string_with_now`]).
+    ///
+    /// ```
+    /// let f = alea_locale::LocaleFormatter::new("de", "Europe/Berlin", 0.0).unwrap();
+    /// let now = 1_753_035_300_000.0;
+    /// assert_eq!(f.to_date_if_not_today_and_time_string_with_now(now, now).unwrap(), "20:15:00");
+    /// ```
+    pub fn to_date_if_not_today_and_time_string_with_now(
+        &self,
+        ms: f64,
+        now_ms: f64,
+    ) -> Result<String, FormatError> {
+        self.times.date_if_not_today_and_time(ms, Some(now_ms))
     }
 
     /// `toTimeDurationString`: ms truncated toward zero to whole seconds as `H:MM:SS`, hours
@@ -227,6 +259,29 @@ impl LocaleFormatter {
     /// assert_eq!(f.format_property("toUpperCase", 2.0), None);
     /// ```
     pub fn format_property(&self, property: &str, x: f64) -> Option<Result<String, FormatError>> {
+        self.format_property_at(property, x, None)
+    }
+
+    /// [`Self::format_property`] with the evaluation's "now" for the date properties (see
+    /// [`Self::to_date_string_with_now`]); `None` as `now_ms` uses the formatter's own.
+    pub fn format_property_at(
+        &self,
+        property: &str,
+        x: f64,
+        now_ms: Option<f64>,
+    ) -> Option<Result<String, FormatError>> {
+        if let Some(now) = now_ms {
+            match property {
+                "toDateString" => return Some(self.to_date_string_with_now(x, now)),
+                "toDateAndTimeString" => {
+                    return Some(self.to_date_and_time_string_with_now(x, now));
+                }
+                "toDateIfNotTodayAndTimeString" => {
+                    return Some(self.to_date_if_not_today_and_time_string_with_now(x, now));
+                }
+                _ => {}
+            }
+        }
         Some(match property {
             "toCompactDecimalString" => self.to_compact_decimal_string(x),
             "toCurrencyString" => self.to_currency_string(x),

@@ -129,16 +129,24 @@ impl TimeFormats {
         Ok(self.hm.format(&self.local(ms)?.icu()?).to_string())
     }
 
-    /// `toDateString`: CLDR `MD` medium, or the year variant (R9) when the local year is not
-    /// now's.
-    pub(crate) fn date(&self, ms: f64) -> Result<String, FormatError> {
-        let local = self.local(ms)?;
-        self.date_of(&local)
+    /// The local time of "now": the formatter's own, or one passed per call.
+    fn now_or(&self, now_ms: Option<f64>) -> Result<LocalTime, FormatError> {
+        match now_ms {
+            Some(ms) => self.local(ms),
+            None => Ok(self.now),
+        }
     }
 
-    fn date_of(&self, local: &LocalTime) -> Result<String, FormatError> {
+    /// `toDateString`: CLDR `MD` medium, or the year variant (R9) when the local year is not
+    /// now's.
+    pub(crate) fn date(&self, ms: f64, now_ms: Option<f64>) -> Result<String, FormatError> {
+        let local = self.local(ms)?;
+        self.date_of(&local, &self.now_or(now_ms)?)
+    }
+
+    fn date_of(&self, local: &LocalTime, now: &LocalTime) -> Result<String, FormatError> {
         let icu = local.icu()?;
-        if local.year == self.now.year {
+        if local.year == now.year {
             return Ok(self.month_day.format(&icu).to_string());
         }
         match &self.year_date {
@@ -159,23 +167,37 @@ impl TimeFormats {
     }
 
     /// `toDateAndTimeString`: date, `", "`, time (R9).
-    pub(crate) fn date_and_time(&self, ms: f64) -> Result<String, FormatError> {
+    pub(crate) fn date_and_time(
+        &self,
+        ms: f64,
+        now_ms: Option<f64>,
+    ) -> Result<String, FormatError> {
         let local = self.local(ms)?;
+        let now = self.now_or(now_ms)?;
+        self.date_and_time_of(&local, &now)
+    }
+
+    fn date_and_time_of(&self, local: &LocalTime, now: &LocalTime) -> Result<String, FormatError> {
         let time = self.hms.format(&local.icu()?).to_string();
         Ok(format!(
             "{}{}{time}",
-            self.date_of(&local)?,
+            self.date_of(local, now)?,
             rules::DATE_TIME_SEPARATOR
         ))
     }
 
     /// `toDateIfNotTodayAndTimeString`: the time alone on now's local date, else date and time.
-    pub(crate) fn date_if_not_today_and_time(&self, ms: f64) -> Result<String, FormatError> {
+    pub(crate) fn date_if_not_today_and_time(
+        &self,
+        ms: f64,
+        now_ms: Option<f64>,
+    ) -> Result<String, FormatError> {
         let local = self.local(ms)?;
-        if local.same_day(&self.now) {
+        let now = self.now_or(now_ms)?;
+        if local.same_day(&now) {
             Ok(self.hms.format(&local.icu()?).to_string())
         } else {
-            self.date_and_time(ms)
+            self.date_and_time_of(&local, &now)
         }
     }
 }

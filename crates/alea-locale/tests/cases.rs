@@ -15,6 +15,8 @@ struct Setup {
     zone: String,
     now: String,
     currency: Option<String>,
+    /// `callnow=MS`: the evaluation's now, passed per call (`format_property_at`).
+    call_now: Option<String>,
 }
 
 struct Case {
@@ -67,12 +69,14 @@ fn parse_cases(origin: &str, text: &str) -> Vec<Case> {
             zone: DEFAULT_ZONE.to_string(),
             now: DEFAULT_NOW.to_string(),
             currency: None,
+            call_now: None,
         };
         for word in words {
             match word.split_once('=') {
                 Some(("tz", zone)) => setup.zone = zone.to_string(),
                 Some(("now", now)) => setup.now = now.to_string(),
                 Some(("currency", code)) => setup.currency = Some(code.to_string()),
+                Some(("callnow", now)) => setup.call_now = Some(now.to_string()),
                 _ => panic!("{origin}:{}: unknown option {word}", number + 1),
             }
         }
@@ -111,11 +115,16 @@ fn input_value(input: &str, now: f64) -> f64 {
     number(input)
 }
 
-fn format(f: &LocaleFormatter, property: &str, x: f64) -> Result<String, FormatError> {
+fn format(
+    f: &LocaleFormatter,
+    property: &str,
+    x: f64,
+    call_now: Option<f64>,
+) -> Result<String, FormatError> {
     if property == "threeSignificantDigits" {
         return alea_locale::three_significant_digits(x);
     }
-    f.format_property(property, x)
+    f.format_property_at(property, x, call_now)
         .unwrap_or_else(|| panic!("unknown property {property}"))
 }
 
@@ -133,7 +142,13 @@ fn run(cases: &[Case]) -> usize {
             )
             .unwrap_or_else(|e| panic!("{}: {e}", case.origin))
         });
-        let actual = match format(formatter, &case.property, input_value(&case.input, now)) {
+        let call_now = case
+            .setup
+            .call_now
+            .as_deref()
+            .map(|t| input_value(t, DEFAULT_NOW));
+        let input = input_value(&case.input, call_now.unwrap_or(now));
+        let actual = match format(formatter, &case.property, input, call_now) {
             Ok(text) => text,
             Err(error) => format!("error: {error}"),
         };
