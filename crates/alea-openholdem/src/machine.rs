@@ -365,61 +365,73 @@ impl<'p> Machine<'p> {
         });
         let mut pc = prog.functions[f as usize].entry;
         let mut frame = self.frames[0];
+        // The top of the value stack lives in `tos` (a register); `stack` holds the rest. The
+        // bottom entry is a dummy, never read.
+        let mut tos = 0.0f64;
+        macro_rules! push {
+            ($v:expr) => {{
+                let v = $v;
+                stack.push(tos);
+                tos = v;
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                let v = tos;
+                tos = stack.pop().unwrap_or(0.0);
+                v
+            }};
+        }
         macro_rules! bin {
             ($e:expr) => {{
-                let b = stack.pop().unwrap_or(0.0);
-                let a = stack.last_mut();
-                if let Some(a) = a {
-                    #[allow(clippy::redundant_closure_call)]
-                    {
-                        *a = ($e)(*a, b);
-                    }
+                let a = stack.pop().unwrap_or(0.0);
+                #[allow(clippy::redundant_closure_call)]
+                {
+                    tos = ($e)(a, tos);
                 }
             }};
         }
         macro_rules! un {
             ($e:expr) => {{
-                if let Some(a) = stack.last_mut() {
-                    #[allow(clippy::redundant_closure_call)]
-                    {
-                        *a = ($e)(*a);
-                    }
+                #[allow(clippy::redundant_closure_call)]
+                {
+                    tos = ($e)(tos);
                 }
             }};
         }
         loop {
             let instr = code[pc as usize];
             match instr {
-                Instr::Const(v) => stack.push(v),
+                Instr::Const(v) => push!(v),
                 Instr::Sym(slot) => {
                     let s = slot as usize;
-                    let v = if self.state_valid[s] {
-                        self.state_vals[s]
+                    if self.state_valid[s] {
+                        push!(self.state_vals[s]);
                     } else {
-                        self.symbol_slow(stack, s, pc)?
-                    };
-                    stack.push(v);
+                        // Spill, let the slow path pop its dependency values, push the result.
+                        stack.push(tos);
+                        tos = self.symbol_slow(stack, s, pc)?;
+                    }
                 }
-                Instr::List(i) => stack.push(self.list_vals[i as usize]),
-                Instr::MemRead(c) => stack.push(self.memory[c as usize]),
+                Instr::List(i) => push!(self.list_vals[i as usize]),
+                Instr::MemRead(c) => push!(self.memory[c as usize]),
                 Instr::MemInc(c) => {
                     self.memory[c as usize] += 1.0;
-                    stack.push(0.0);
+                    push!(0.0);
                 }
                 Instr::MemSet(c) | Instr::MemAdd(c) | Instr::MemSub(c) => {
-                    let v = stack.pop().unwrap_or(0.0);
                     let cell = &mut self.memory[c as usize];
                     match instr {
-                        Instr::MemSet(_) => *cell = v,
-                        Instr::MemAdd(_) => *cell += v,
-                        _ => *cell -= v,
+                        Instr::MemSet(_) => *cell = tos,
+                        Instr::MemAdd(_) => *cell += tos,
+                        _ => *cell -= tos,
                     }
-                    stack.push(0.0);
+                    tos = 0.0;
                 }
                 Instr::Call(g) | Instr::HiddenCall(g) => {
                     if self.fn_epoch[g as usize] == self.epoch {
                         let v = self.fn_vals[g as usize];
-                        stack.push(v);
+                        push!(v);
                         if TRACE && matches!(instr, Instr::Call(_)) {
                             let node = prog.node_of[pc as usize];
                             if node != NO_NODE {
@@ -457,14 +469,15 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Instr::Ret => {
-                    let v = stack.pop().unwrap_or(0.0);
+                    // The callee pushed exactly one value over the caller's stack: it stays
+                    // in `tos` as the call's result.
+                    let v = tos;
                     let done = self.frames.pop().unwrap_or(frame);
                     self.fn_vals[done.function as usize] = v;
                     self.fn_epoch[done.function as usize] = self.epoch;
                     let Some(&caller) = self.frames.last() else {
                         return Ok(v);
                     };
-                    stack.push(v);
                     if TRACE {
                         if done.hidden {
                             self.hidden = self.hidden.saturating_sub(1);
@@ -487,17 +500,16 @@ impl<'p> Machine<'p> {
                 Instr::Sub => bin!(|a: f64, b: f64| a - b),
                 Instr::Mul => bin!(|a: f64, b: f64| a * b),
                 Instr::Div | Instr::Mod => {
-                    let b = stack.pop().unwrap_or(0.0);
-                    let a = stack.pop().unwrap_or(0.0);
+                    let b = pop!();
                     let v = if b == 0.0 {
                         self.division_by_zero(pc, frame.function)?;
                         -1.0
                     } else if matches!(instr, Instr::Div) {
-                        a / b
+                        tos / b
                     } else {
-                        ops::fmod(a, b)
+                        ops::fmod(tos, b)
                     };
-                    stack.push(v);
+                    tos = v;
                 }
                 Instr::Pow => bin!(ops::pow),
                 Instr::Shl => bin!(ops::shl),
@@ -514,23 +526,23 @@ impl<'p> Machine<'p> {
                 Instr::BitXor => bin!(ops::bit_xor),
                 Instr::Xor => bin!(ops::xor),
                 Instr::JumpIfFalseKeep(t) => {
-                    if ops::truth(stack.last().copied().unwrap_or(0.0)) {
-                        stack.pop();
+                    if ops::truth(tos) {
+                        pop!();
                     } else {
                         pc = t;
                         continue;
                     }
                 }
                 Instr::JumpIfTrueKeep(t) => {
-                    if ops::truth(stack.last().copied().unwrap_or(0.0)) {
+                    if ops::truth(tos) {
                         pc = t;
                         continue;
                     } else {
-                        stack.pop();
+                        pop!();
                     }
                 }
                 Instr::JumpIfFalsePop(t) => {
-                    if !ops::truth(stack.pop().unwrap_or(0.0)) {
+                    if !ops::truth(pop!()) {
                         pc = t;
                         continue;
                     }
@@ -556,9 +568,8 @@ impl<'p> Machine<'p> {
             if TRACE {
                 let node = prog.node_of[pc as usize];
                 if node != NO_NODE && !matches!(instr, Instr::Call(_) | Instr::HiddenCall(_)) {
-                    let v = stack.last().copied().unwrap_or(0.0);
                     let d = frame.base_depth + prog.node_depth[node as usize];
-                    self.push_event(RawEvent::node(node, d, v));
+                    self.push_event(RawEvent::node(node, d, tos));
                 }
             }
             pc += 1;
