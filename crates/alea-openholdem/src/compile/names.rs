@@ -1,0 +1,274 @@
+//! Name resolution (spec §5.2): constants, functions, lists, memory symbols, the catalogue,
+//! with suggestions for unknown names.
+
+use super::{Builder, Dep, Instr, NO_NODE};
+use crate::ast::NodeId;
+use crate::symbols::{self, Symbol};
+use alea_core::{Diagnostic, Span};
+
+impl Builder<'_> {
+    fn name_of(&self, f: u32, n: NodeId) -> String {
+        let file = self.functions[f as usize].file;
+        self.files[file].slice(self.ast.node(n).op_span).to_string()
+    }
+
+    fn slot(&mut self, key: String, sym: Symbol) -> u32 {
+        if let Some(&i) = self.slot_index.get(&key) {
+            return i;
+        }
+        let i = self.slots.len() as u32;
+        self.slots.push((key.clone(), sym));
+        self.slot_index.insert(key, i);
+        i
+    }
+
+    fn memory_cell(&mut self, name: &str) -> u32 {
+        let name = name.to_ascii_lowercase();
+        if let Some(&i) = self.memory_index.get(&name) {
+            return i;
+        }
+        let i = self.memory_names.len() as u32;
+        self.memory_names.push(name.clone());
+        self.memory_index.insert(name, i);
+        self.memory_written.push(false);
+        i
+    }
+
+    /// Resolves the identifier node `n` of function `f` and emits its code.
+    pub(super) fn resolve(&mut self, f: u32, n: NodeId) {
+        let name = self.name_of(f, n);
+        let span = self.ast.node(n).op_span;
+        let file = self.functions[f as usize].file;
+        if let Err(d) = self.emit_name(f, &name, span, n, true) {
+            self.error(file, d);
+            self.emit(Instr::Const(0.0), n);
+        }
+    }
+
+    fn call_function(
+        &mut self,
+        f: u32,
+        name: &str,
+        span: Span,
+        n: NodeId,
+        via: Option<&str>,
+    ) -> bool {
+        let hidden = via.is_some();
+        match self.fn_index.get(name) {
+            Some(&callee) => {
+                self.fn_used[callee as usize] = true;
+                self.deps[f as usize].push(Dep {
+                    callee,
+                    via: via.map(str::to_string),
+                    span,
+                });
+                let i = if hidden {
+                    Instr::HiddenCall(callee)
+                } else {
+                    Instr::Call(callee)
+                };
+                self.emit(i, n);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn emit_name(
+        &mut self,
+        f: u32,
+        name: &str,
+        span: Span,
+        n: NodeId,
+        allow_store: bool,
+    ) -> Result<(), Diagnostic> {
+        if let Some(v) = symbols::constant(name) {
+            self.emit(Instr::Const(v), n);
+            return Ok(());
+        }
+        if name.starts_with("f$") {
+            if name == "f$debug" {
+                self.emit(Instr::Const(0.0), n);
+                return Ok(());
+            }
+            if self.call_function(f, name, span, n, None) {
+                return Ok(());
+            }
+            if self.standard.iter().any(|s| s == name) {
+                self.emit(Instr::Const(0.0), n);
+                return Ok(());
+            }
+            let mut candidates: Vec<String> = self.standard.clone();
+            candidates.extend(self.fn_index.keys().cloned());
+            return Err(with_suggestions(
+                Diagnostic::error(format!("undefined function '{name}'")).with_span(span),
+                name,
+                candidates.iter().map(|s| s.as_str()),
+            ));
+        }
+        if let Some(list) = name
+            .strip_prefix("is")
+            .filter(|l| l.starts_with("list"))
+            .or(name.starts_with("list").then_some(name))
+        {
+            if let Some(&i) = self.list_index.get(list) {
+                self.list_used[i as usize] = true;
+                self.emit(Instr::List(i), n);
+                return Ok(());
+            }
+            let names: Vec<String> = self.lists.iter().map(|l| l.0.clone()).collect();
+            return Err(with_suggestions(
+                Diagnostic::error(format!("undefined list '{name}'")).with_span(span),
+                list,
+                names.iter().map(|s| s.as_str()),
+            ));
+        }
+        if let Some(rest) = name.strip_prefix("me_") {
+            return self.emit_memory(f, name, rest, span, n, allow_store);
+        }
+        if let Some(sym) = symbols::lookup(name) {
+            self.emit_symbol(f, sym, name, span, n);
+            return Ok(());
+        }
+        if symbols::is_live_table_name(name) {
+            return Err(Diagnostic::error(format!(
+                "symbol '{name}' needs a live table: not available offline"
+            ))
+            .with_span(span));
+        }
+        let mut candidates = symbols::all_names();
+        candidates.extend(self.lists.iter().map(|l| l.0.clone()));
+        candidates.extend(self.fn_index.keys().cloned());
+        Err(with_suggestions(
+            Diagnostic::error(format!("unknown symbol '{name}'")).with_span(span),
+            name,
+            candidates.iter().map(|s| s.as_str()),
+        ))
+    }
+
+    fn emit_symbol(&mut self, f: u32, sym: Symbol, name: &str, span: Span, n: NodeId) {
+        let deps = sym.function_deps();
+        for (k, dep) in deps.iter().enumerate() {
+            let defined_nonempty = self
+                .fn_index
+                .get(*dep)
+                .is_some_and(|&i| self.functions[i as usize].root.is_some());
+            // For the opponent count an empty function means 1; for iterations the default.
+            if !(defined_nonempty && self.call_function(f, dep, span, NO_NODE, Some(name))) {
+                let absent = if k == 0 { 0.0 } else { f64::NAN };
+                self.emit(Instr::Const(absent), NO_NODE);
+            }
+        }
+        let slot = self.slot(name.to_string(), sym);
+        // Dependency values were pushed; Sym pops them.
+        self.depth_now = self.depth_now.saturating_sub(deps.len());
+        self.emit(Instr::Sym(slot), n);
+    }
+
+    fn emit_memory(
+        &mut self,
+        f: u32,
+        name: &str,
+        rest: &str,
+        span: Span,
+        n: NodeId,
+        allow_store: bool,
+    ) -> Result<(), Diagnostic> {
+        let bad = |why: &str| {
+            Diagnostic::error(format!("invalid memory symbol '{name}': {why}"))
+                .with_span(span)
+                .with_help("forms: me_st_NAME_VALUE, me_re_NAME, me_inc_NAME, me_add_NAME_VALUE, me_sub_NAME_VALUE")
+        };
+        let valid_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric());
+        let (verb, tail) = rest.split_once('_').ok_or_else(|| bad("missing a NAME"))?;
+        match verb {
+            "re" | "inc" => {
+                if !valid_name(tail) {
+                    return Err(bad("NAME is letters and digits"));
+                }
+                let cell = self.memory_cell(tail);
+                if verb == "re" {
+                    let file = self.functions[f as usize].file;
+                    self.memory_reads.push((file, span, cell));
+                    self.emit(Instr::MemRead(cell), n);
+                } else {
+                    if !allow_store {
+                        return Err(bad("a stored VALUE cannot itself store"));
+                    }
+                    self.memory_written[cell as usize] = true;
+                    self.emit(Instr::MemInc(cell), n);
+                }
+                Ok(())
+            }
+            "st" | "add" | "sub" => {
+                if !allow_store {
+                    return Err(bad("a stored VALUE cannot itself store"));
+                }
+                let (cell_name, value) =
+                    tail.split_once('_').ok_or_else(|| bad("missing a VALUE"))?;
+                if !valid_name(cell_name) {
+                    return Err(bad("NAME is letters and digits"));
+                }
+                if value.is_empty() {
+                    return Err(bad("missing a VALUE"));
+                }
+                let cell = self.memory_cell(cell_name);
+                self.memory_written[cell as usize] = true;
+                if let Some(v) = memory_number(value) {
+                    self.emit(Instr::Const(v), NO_NODE);
+                } else {
+                    let vspan = Span::new(span.end as usize - value.len(), span.end as usize);
+                    self.emit_name(f, value, vspan, NO_NODE, false)
+                        .map_err(|d| d.with_note(format!("in the VALUE of '{name}'")))?;
+                    // The value's own node is not traced separately.
+                    if let Some(last) = self.node_of.last_mut() {
+                        *last = NO_NODE;
+                    }
+                }
+                let i = match verb {
+                    "st" => Instr::MemSet(cell),
+                    "add" => Instr::MemAdd(cell),
+                    _ => Instr::MemSub(cell),
+                };
+                self.emit(i, n);
+                Ok(())
+            }
+            _ => Err(bad("unknown verb")),
+        }
+    }
+}
+
+/// `3`, `3_141` (= 3.141).
+fn memory_number(s: &str) -> Option<f64> {
+    let (int, frac) = match s.split_once('_') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+    if !digits(int) || frac.is_some_and(|f| !digits(f)) {
+        return None;
+    }
+    let text = match frac {
+        Some(f) => format!("{int}.{f}"),
+        None => int.to_string(),
+    };
+    text.parse().ok()
+}
+
+fn with_suggestions<'a>(
+    d: Diagnostic,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    let s = symbols::suggest(name, candidates);
+    if s.is_empty() {
+        return d;
+    }
+    let list = s
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let message = format!("{}; did you mean {list}?", d.message);
+    Diagnostic { message, ..d }
+}
