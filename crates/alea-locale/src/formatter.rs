@@ -383,3 +383,19 @@ mod send_sync {
         assert_send_sync::<super::LocaleFormatter>();
     }
 }
+
+#[cfg(test)]
+mod hand_names {
+    use super::LocaleFormatter;
+
+    #[test]
+    fn german_and_english_hand_names() {
+        let de = LocaleFormatter::new("de-AT", "UTC", 0.0).unwrap();
+        let fr = LocaleFormatter::new("fr-FR", "UTC", 0.0).unwrap();
+        assert_eq!(de.poker_hand_name(2), Some("Zwei Paare"));
+        assert_eq!(de.poker_hand_name(0), Some("Höchste Karte"));
+        assert_eq!(fr.poker_hand_name(2), Some("Two Pair"));
+        assert_eq!(fr.poker_hand_name(9), Some("Royal Flush"));
+        assert_eq!(fr.poker_hand_name(10), None);
+    }
+}
