@@ -42,3 +42,26 @@ fn compile_medium_formula_set() -> usize {
     let p = compile_file(SourceFile::new("bench.ohf", divan::black_box(FORMULAS))).program;
     p.map_or(0, |p| p.function_names().len())
 }
+
+/// The fixed cost of a run: three trivial autoplayer functions.
+#[divan::bench]
+fn heartbeat_three_constant_functions(bencher: divan::Bencher) {
+    let text = "##f$raise##\n1\n##f$call##\n0\n##f$betsize##\n2\n";
+    let program = compile_file(SourceFile::new("t.ohf", text))
+        .program
+        .expect("loads");
+    let mut m = Machine::new(&program);
+    m.set_state(Box::new(TableState::from_json(STATE).expect("state")));
+    let ids: Vec<u32> = AUTOPLAYER_FUNCTIONS
+        .iter()
+        .filter_map(|f| m.function_index(f))
+        .collect();
+    bencher.bench_local(|| {
+        m.begin_run();
+        let mut sum = 0.0;
+        for &f in &ids {
+            sum += m.eval_index(f).unwrap_or(0.0);
+        }
+        divan::black_box(sum)
+    });
+}
