@@ -66,6 +66,8 @@ pub(crate) enum Model<'a> {
         x: u16,
         len: usize,
         rolls: Option<u32>,
+        /// X-cards and other cards, in list order.
+        split: (Vec<u16>, Vec<u16>),
     },
     Nes,
     Pairs,
@@ -95,6 +97,7 @@ impl<'a> Model<'a> {
                 x,
                 len: *len as usize,
                 rolls: *rolls,
+                split: Self::split(spec, x),
             },
         }
     }
@@ -230,7 +233,8 @@ impl<'a> Model<'a> {
                 x,
                 len,
                 rolls,
-            } => Self::history_step(spec, *x, *len, *rolls, key)?,
+                split,
+            } => Self::history_step(spec, *x, *len, *rolls, split, key)?,
             Model::Nes => match key[0] {
                 0 => vec![o(1, 7, true, vec![1]), o(6, 7, false, vec![2])],
                 1 => vec![o(1, 28, true, vec![1]), o(27, 28, false, vec![2])],
@@ -263,9 +267,9 @@ impl<'a> Model<'a> {
         x: u16,
         len: usize,
         rolls: Option<u32>,
+        (xs, os): &(Vec<u16>, Vec<u16>),
         key: &Key,
     ) -> Result<Vec<Outcome>, ChainError> {
-        let (xs, os) = Self::split(spec, x);
         let n = spec.cards.len() as u64;
         let card_of = |t: u32| {
             if t.is_multiple_of(2) {
@@ -521,7 +525,7 @@ pub(crate) fn stationary(chain: &Chain, states: &[usize]) -> Result<Vec<Ratio>, 
         return Ok(visits.iter().map(|v| v / &total).collect());
     }
     if size > MAX_DENSE {
-        return Err(ChainError::TooManyStates(size));
+        return Err(ChainError::TooManyStates(MAX_DENSE));
     }
     solve_stationary(chain, states, &pos)
 }
@@ -559,7 +563,7 @@ fn solve_stationary(
     for k in 0..size {
         if a[k][k].is_zero() {
             let Some(r) = (k + 1..size).find(|&r| !a[r][k].is_zero()) else {
-                return Err(ChainError::TooManyStates(size));
+                return Err(ChainError::TooManyStates(MAX_DENSE));
             };
             a.swap(k, r);
         }
@@ -623,7 +627,7 @@ pub(crate) fn transient_visits(
 ) -> Result<Vec<Ratio>, ChainError> {
     let size = states.len();
     if size > MAX_DENSE {
-        return Err(ChainError::TooManyStates(size));
+        return Err(ChainError::TooManyStates(MAX_DENSE));
     }
     let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let mut q = vec![vec![Ratio::zero(); size]; size];
@@ -641,7 +645,7 @@ pub(crate) fn transient_visits(
     for k in (0..size).rev() {
         let stay = &Ratio::one() - &coef[k][k];
         if stay.is_zero() {
-            return Err(ChainError::TooManyStates(size));
+            return Err(ChainError::TooManyStates(MAX_DENSE));
         }
         for i in 0..k {
             coef[i][k] = &coef[i][k] / &stay;

@@ -16,9 +16,19 @@ use std::fmt;
 /// Largest gap the distribution lists for unbounded gap laws (spec §7).
 pub const MAX_LISTED_GAP: u64 = 100_000;
 
-/// Work budget of one gap iteration, in limb-steps (states × numerator size summed over steps);
-/// a larger job ends in [`ExactError::TooLarge`] instead of running for minutes.
-const GAP_WORK_BUDGET: u64 = 400_000_000;
+/// Work budget of all gap iterations of one analysis, in 64-bit limb multiplications; a larger
+/// job ends in [`ExactError::TooLarge`] instead of running for minutes.
+const GAP_WORK_BUDGET: u64 = 200_000_000;
+
+/// Budget of the listed fractions of one analysis, in 64-bit limbs (128 MiB).
+const GAP_STORE_BUDGET: u64 = 16 << 20;
+
+/// Work and memory spent so far by one analysis.
+#[derive(Default)]
+struct Budget {
+    work: u64,
+    stored: u64,
+}
 
 /// Options of [`exact`].
 #[derive(Clone, Debug)]
@@ -133,10 +143,27 @@ fn chain_error(e: ChainError) -> ExactError {
 
 /// Exact statistics of `spec` (spec §8).
 pub fn exact(spec: &Spec, opts: &ExactOptions) -> Result<ExactStats, ExactError> {
+    // One chain per piece, each built from the whole list: refuse lists whose size times their
+    // number of distinct pieces would take minutes.
+    if spec.pieces.len() as u64 * spec.cards.len() as u64 > 20_000_000 {
+        return Err(ExactError::TooLarge {
+            what: format!(
+                "a list of {} entries with {} distinct pieces",
+                spec.cards.len(),
+                spec.pieces.len()
+            ),
+        });
+    }
     let mut per_piece = Vec::new();
     let mut cache = StationaryCache::new();
+    let mut budget = Budget::default();
     for x in 0..spec.pieces.len() as u16 {
-        per_piece.push(analyse(&Model::for_spec(spec, x), opts, &mut cache)?);
+        per_piece.push(analyse(
+            &Model::for_spec(spec, x),
+            opts,
+            &mut cache,
+            &mut budget,
+        )?);
     }
     let rolls = matches!(spec.core, Core::History { rolls: Some(_), .. });
     Ok(assemble(
@@ -161,7 +188,12 @@ pub fn exact_preset(name: &str, opts: &ExactOptions) -> Option<Result<ExactStats
         }));
     };
     // Every tetromino has the same role in the built-ins' rules, so one chain serves all.
-    let one = match analyse(&model, opts, &mut StationaryCache::new()) {
+    let one = match analyse(
+        &model,
+        opts,
+        &mut StationaryCache::new(),
+        &mut Budget::default(),
+    ) {
         Ok(r) => r,
         Err(e) => return Some(Err(e)),
     };
@@ -301,6 +333,7 @@ fn analyse(
     model: &Model<'_>,
     opts: &ExactOptions,
     cache: &mut StationaryCache,
+    budget: &mut Budget,
 ) -> Result<PieceResult, ExactError> {
     let chain = chain::build(model, opts.max_states).map_err(chain_error)?;
     let weight = long_run(&chain, cache).map_err(chain_error)?;
@@ -336,7 +369,7 @@ fn analyse(
         }
     } else {
         let v0: Vec<Ratio> = after_x.iter().map(|a| a / &frequency).collect();
-        gap_law(&chain, &v0, &opts.tail)?
+        gap_law(&chain, &v0, &opts.tail, budget)?
     };
     Ok(PieceResult {
         frequency,
@@ -349,7 +382,12 @@ fn analyse(
 
 /// First-passage iteration from the law `v0` of the state right after an X, with integer
 /// numerators over one common denominator per step.
-fn gap_law(chain: &Chain, v0: &[Ratio], tail_limit: &Ratio) -> Result<GapLaw, ExactError> {
+fn gap_law(
+    chain: &Chain,
+    v0: &[Ratio],
+    tail_limit: &Ratio,
+    budget: &mut Budget,
+) -> Result<GapLaw, ExactError> {
     let n = chain.keys.len();
     let support: Vec<usize> = (0..n).filter(|&s| !v0[s].is_zero()).collect();
     let unbounded = has_cycle(chain, &support, |e| !e.is_x);
@@ -382,7 +420,8 @@ fn gap_law(chain: &Chain, v0: &[Ratio], tail_limit: &Ratio) -> Result<GapLaw, Ex
     }
     let mut num: Vec<BigUint> = v0.iter().map(|v| v.numer() * (&den / v.denom())).collect();
     let mut distribution = Vec::new();
-    let mut work: u64 = 0;
+    let l_limbs = l.bits() / 64 + 1;
+    let edge_count = moves.iter().map(Vec::len).sum::<usize>() as u64 + n as u64;
     loop {
         let g = distribution.len() as u64;
         let hit = num
@@ -423,8 +462,11 @@ fn gap_law(chain: &Chain, v0: &[Ratio], tail_limit: &Ratio) -> Result<GapLaw, Ex
                 tail: Ratio::new(left, den),
             });
         }
-        work += n as u64 * (den.bits() / 64 + 1);
-        if work > GAP_WORK_BUDGET {
+        let den_limbs = den.bits() / 64 + 1;
+        // Multiplications of the step, plus the quadratic gcd that reduces the listed fraction.
+        budget.work += edge_count * den_limbs * l_limbs + 4 * den_limbs * den_limbs;
+        budget.stored += den_limbs;
+        if budget.work > GAP_WORK_BUDGET || budget.stored > GAP_STORE_BUDGET {
             return Err(ExactError::TooLarge {
                 what: "the gap distribution".to_string(),
             });

@@ -280,3 +280,27 @@ fn simulation_agrees_with_exact() {
         assert!(z(sim.repeats, sim.n - 1, rep) < 5.0, "{s}: repeat rate");
     }
 }
+
+#[allow(clippy::needless_range_loop)]
+/// T6 `nes`: after any piece, each other piece follows with probability 9/56 and the same one
+/// with 1/28 (simulated, |z| < 5).
+#[test]
+fn nes_successors() {
+    let mut r = Randomizer::preset("nes", 3).unwrap();
+    let mut pairs = [[0u64; 7]; 7];
+    let mut from = [0u64; 7];
+    let mut prev = r.deal().0 as usize;
+    for _ in 0..500_000 {
+        let p = r.deal().0 as usize;
+        pairs[prev][p] += 1;
+        from[prev] += 1;
+        prev = p;
+    }
+    for a in 0..7 {
+        for b in 0..7 {
+            let p = if a == b { 1.0 / 28.0 } else { 9.0 / 56.0 };
+            let zz = z(pairs[a][b], from[a], p);
+            assert!(zz < 5.0, "{a}->{b}: z = {zz}");
+        }
+    }
+}
