@@ -123,6 +123,7 @@ pub(crate) struct Function {
     pub file: usize,
     pub header_line: usize,
     pub entry: u32,
+    pub trace_entry: u32,
     pub root: Option<NodeId>,
     pub name_span: Span,
     pub standard: bool,
@@ -144,6 +145,9 @@ pub struct Program {
     pub(crate) code: Vec<Instr>,
     /// Per instruction: the node it completes (for the trace and warnings), or `NO_NODE`.
     pub(crate) node_of: Vec<NodeId>,
+    /// The same program with every traced node marked (`--trace`), and its node table.
+    pub(crate) trace_code: Vec<Instr>,
+    pub(crate) trace_node_of: Vec<NodeId>,
     /// Per node: the file it belongs to and its depth under its function's root.
     pub(crate) node_file: Vec<u8>,
     pub(crate) node_depth: Vec<u32>,
@@ -288,6 +292,7 @@ struct Builder<'a> {
     memory_index: HashMap<String, u32>,
     memory_written: Vec<bool>,
     memory_reads: Vec<(usize, Span, u32)>,
+    for_trace: bool,
     diags: Vec<Located>,
     deps: Vec<Vec<Dep>>,
     fn_used: Vec<bool>,
@@ -322,6 +327,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         memory_index: HashMap::new(),
         memory_written: Vec::new(),
         memory_reads: Vec::new(),
+        for_trace: true,
         diags: Vec::new(),
         deps: Vec::new(),
         fn_used: Vec::new(),
@@ -339,6 +345,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
             file: 1,
             header_line: 0,
             entry: 0,
+            trace_entry: 0,
             root: None,
             name_span: Span::point(0),
             standard: false,
@@ -355,10 +362,27 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
     let debug = b.load_debug(debug_section);
     b.node_file.resize(b.ast.nodes.len(), 0);
     b.node_depth.resize(b.ast.nodes.len(), 0);
+    // Two code generations: first the trace code (every node marked; it also collects the
+    // dependencies, slots and diagnostics), then the fast code (no marks, no redundant 0/1
+    // conversions), whose side effects on the builder are undone.
+    b.for_trace = true;
+    for i in 0..b.functions.len() {
+        b.deps.push(Vec::new());
+        b.generate(i as u32);
+        b.functions[i].trace_entry = b.functions[i].entry;
+    }
+    let trace_code = std::mem::take(&mut b.code);
+    let trace_node_of = std::mem::take(&mut b.node_of);
+    let (diag_len, reads_len) = (b.diags.len(), b.memory_reads.len());
+    let deps = std::mem::take(&mut b.deps);
+    b.for_trace = false;
     for i in 0..b.functions.len() {
         b.deps.push(Vec::new());
         b.generate(i as u32);
     }
+    b.diags.truncate(diag_len);
+    b.memory_reads.truncate(reads_len);
+    b.deps = deps;
     b.check_cycles();
     b.collect_lint();
     let diagnostics = std::mem::take(&mut b.diags);
@@ -368,6 +392,8 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         ast: b.ast,
         code: b.code,
         node_of: b.node_of,
+        trace_code,
+        trace_node_of,
         node_file: b.node_file,
         node_depth: b.node_depth,
         functions: b.functions,
@@ -464,6 +490,7 @@ impl Builder<'_> {
                                 file: 0,
                                 header_line: s.header_line,
                                 entry: 0,
+                                trace_entry: 0,
                                 root: None,
                                 name_span: s.name_span,
                                 standard: self.standard.contains(&s.name),
@@ -520,6 +547,7 @@ impl Builder<'_> {
                         file: 0,
                         header_line: section.header_line,
                         entry: 0,
+                        trace_entry: 0,
                         root,
                         name_span: section.name_span,
                         standard: true,
@@ -587,6 +615,22 @@ impl Builder<'_> {
             | Instr::JumpIfFalsePop(t)
             | Instr::Jump(t) => *t = target,
             _ => {}
+        }
+    }
+
+    /// True when both operands of the logical node `n` are already exactly 0 or 1
+    /// (comparisons, logical operators, `!`), so its 0/1 conversion is the identity.
+    fn both_boolean(&self, n: NodeId) -> bool {
+        let boolean = |id: NodeId| match self.ast.node(id).expr {
+            Expr::Binary(op, ..) => {
+                op.is_comparison() || matches!(op, BinOp::And | BinOp::Or | BinOp::Xor)
+            }
+            Expr::Unary(UnOp::Not, _) => true,
+            _ => false,
+        };
+        match self.ast.node(n).expr {
+            Expr::Binary(_, l, r) => boolean(l) && boolean(r),
+            _ => false,
         }
     }
 
@@ -692,7 +736,9 @@ impl Builder<'_> {
                     }
                     // The right operand's value replaces the kept left one on this path.
                     self.depth_now = self.depth_now.saturating_sub(1).max(1);
-                    self.emit(Instr::ToBool, n);
+                    if self.for_trace || !self.both_boolean(n) {
+                        self.emit(Instr::ToBool, n);
+                    }
                 }
                 Work::CondJump => jumps.push(self.emit(Instr::JumpIfFalsePop(0), NO_NODE)),
                 Work::CondElse => {
@@ -707,7 +753,9 @@ impl Builder<'_> {
                     if let Some(j) = jumps.pop() {
                         self.patch(j);
                     }
-                    self.emit(Instr::Mark, n);
+                    if self.for_trace {
+                        self.emit(Instr::Mark, n);
+                    }
                 }
             }
         }

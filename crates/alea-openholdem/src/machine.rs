@@ -291,6 +291,15 @@ impl<'p> Machine<'p> {
         r
     }
 
+    /// The node table of the code being run (trace code while tracing).
+    fn node_table(&self) -> &'p [u32] {
+        if self.trace.is_some() {
+            &self.program.trace_node_of
+        } else {
+            &self.program.node_of
+        }
+    }
+
     fn located(&self, pc: u32, diagnostic: Diagnostic) -> Fail {
         let node = self
             .program
@@ -314,7 +323,7 @@ impl<'p> Machine<'p> {
     }
 
     fn division_by_zero(&mut self, pc: u32, function: u32) -> Result<(), Fail> {
-        let node = self.program.node_of[pc as usize];
+        let node = self.node_table()[pc as usize];
         let n = self.program.ast.node(node);
         let divisor = match n.expr {
             crate::ast::Expr::Binary(_, _, r) => trace::label(self.program, r),
@@ -352,7 +361,15 @@ impl<'p> Machine<'p> {
         base: u32,
     ) -> Result<f64, Fail> {
         let prog = self.program;
-        let code = &prog.code[..];
+        let (code, node_of) = if TRACE {
+            (&prog.trace_code[..], &prog.trace_node_of[..])
+        } else {
+            (&prog.code[..], &prog.node_of[..])
+        };
+        let entry = |g: u32| {
+            let fun = &prog.functions[g as usize];
+            if TRACE { fun.trace_entry } else { fun.entry }
+        };
         if self.fn_epoch[f as usize] == self.epoch {
             return Ok(self.fn_vals[f as usize]);
         }
@@ -363,7 +380,7 @@ impl<'p> Machine<'p> {
             call_pc: u32::MAX,
             hidden: false,
         });
-        let mut pc = prog.functions[f as usize].entry;
+        let mut pc = entry(f);
         let mut frame = self.frames[0];
         // The top of the value stack lives in `tos` (a register); `stack` holds the rest. The
         // bottom entry is a dummy, never read.
@@ -433,14 +450,14 @@ impl<'p> Machine<'p> {
                         let v = self.fn_vals[g as usize];
                         push!(v);
                         if TRACE && matches!(instr, Instr::Call(_)) {
-                            let node = prog.node_of[pc as usize];
+                            let node = node_of[pc as usize];
                             if node != NO_NODE {
                                 let d = frame.base_depth + prog.node_depth[node as usize];
                                 self.push_event(RawEvent::function(g, d, v, true));
                             }
                         }
                     } else {
-                        let node = prog.node_of[pc as usize];
+                        let node = node_of[pc as usize];
                         let hidden = matches!(instr, Instr::HiddenCall(_)) || node == NO_NODE;
                         let depth = if node == NO_NODE {
                             frame.base_depth
@@ -464,7 +481,7 @@ impl<'p> Machine<'p> {
                             hidden,
                         };
                         self.frames.push(frame);
-                        pc = prog.functions[g as usize].entry;
+                        pc = entry(g);
                         continue;
                     }
                 }
@@ -482,7 +499,7 @@ impl<'p> Machine<'p> {
                         if done.hidden {
                             self.hidden = self.hidden.saturating_sub(1);
                         } else {
-                            let node = prog.node_of[done.call_pc as usize];
+                            let node = node_of[done.call_pc as usize];
                             let d = caller.base_depth + prog.node_depth[node as usize];
                             self.push_event(RawEvent::function(done.function, d, v, false));
                         }
@@ -566,7 +583,7 @@ impl<'p> Machine<'p> {
                 Instr::BitAndK(k) => un!(|a: f64| ops::bit_and(a, k)),
             }
             if TRACE {
-                let node = prog.node_of[pc as usize];
+                let node = node_of[pc as usize];
                 if node != NO_NODE && !matches!(instr, Instr::Call(_) | Instr::HiddenCall(_)) {
                     let d = frame.base_depth + prog.node_depth[node as usize];
                     self.push_event(RawEvent::node(node, d, tos));

@@ -472,11 +472,24 @@ fn random_token_soup_never_panics() {
             assert!(d.render(&c.files).starts_with("r.ohf:"), "{expr}");
         }
         if let Some(p) = &c.program {
-            let mut m = Machine::new(p);
-            m.set_state(Box::new(st.clone()));
-            m.enable_trace();
-            let _ = m.run("f$b");
-            let _ = m.take_trace();
+            // The fast code and the trace code agree on values, warnings and errors.
+            let mut fast = Machine::new(p);
+            fast.set_state(Box::new(st.clone()));
+            let v1 = fast
+                .run("f$b")
+                .map(|v| format_value(v))
+                .map_err(|e| e.diagnostic.message);
+            let w1 = fast.warnings().to_vec();
+            let mut traced = Machine::new(p);
+            traced.set_state(Box::new(st.clone()));
+            traced.enable_trace();
+            let v2 = traced
+                .run("f$b")
+                .map(|v| format_value(v))
+                .map_err(|e| e.diagnostic.message);
+            assert_eq!(v1, v2, "{expr}");
+            assert_eq!(w1, traced.warnings(), "{expr}");
+            let _ = traced.take_trace();
         }
     }
 }
