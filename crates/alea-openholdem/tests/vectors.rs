@@ -477,7 +477,7 @@ fn random_token_soup_never_panics() {
             fast.set_state(Box::new(st.clone()));
             let v1 = fast
                 .run("f$b")
-                .map(|v| format_value(v))
+                .map(format_value)
                 .map_err(|e| e.diagnostic.message);
             let w1 = fast.warnings().to_vec();
             let mut traced = Machine::new(p);
@@ -485,7 +485,7 @@ fn random_token_soup_never_panics() {
             traced.enable_trace();
             let v2 = traced
                 .run("f$b")
-                .map(|v| format_value(v))
+                .map(format_value)
                 .map_err(|e| e.diagnostic.message);
             assert_eq!(v1, v2, "{expr}");
             assert_eq!(w1, traced.warnings(), "{expr}");
