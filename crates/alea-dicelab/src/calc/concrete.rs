@@ -46,6 +46,19 @@ fn too_long(e: &Expr, len: usize) -> R<()> {
 
 impl Calc {
     fn single(&mut self, e: &Expr, what: &dyn Fn() -> String, cut: &mut bool) -> R<i32> {
+        // Numbers and single-value variables without allocating a list.
+        match &e.kind {
+            ExprKind::Number(n) => return Ok(*n),
+            ExprKind::Var(v) => {
+                if let Some(val) = v.slot.and_then(|s| self.env.get(s as usize))
+                    && let [x] = val.items.as_slice()
+                {
+                    *cut |= val.cut;
+                    return Ok(*x);
+                }
+            }
+            _ => {}
+        }
         let v = self.concrete(e, cut)?;
         match v.as_slice() {
             [x] => Ok(*x),
@@ -92,6 +105,34 @@ impl Calc {
                 vec![ops::binary(*op, a, b).map_err(|m| error_at(*op_span, m))?]
             }
             Aggregate(agg, a) => {
+                // `sum (==y x)` and friends: fold the members that pass a comparison of a
+                // variable's list without building the filtered list.
+                if let Filter {
+                    drop,
+                    selector,
+                    n,
+                    list,
+                    ..
+                } = &a.kind
+                    && selector.is_comparison()
+                    && let Var(var) = &list.kind
+                    && let Some(slot) = var.slot
+                    && (slot as usize) < self.env.len()
+                {
+                    let k =
+                        self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
+                    let val = &self.env[slot as usize];
+                    *cut |= val.cut;
+                    let pass = val
+                        .items
+                        .iter()
+                        .filter(|m| selector.compare(**m, k) != *drop);
+                    return Ok(vec![match agg {
+                        ast::Aggregate::Sum => pass.fold(0i32, |s, x| s.wrapping_add(*x)),
+                        ast::Aggregate::Prod => pass.fold(1i32, |s, x| s.wrapping_mul(*x)),
+                        ast::Aggregate::Count => pass.count() as i32,
+                    }]);
+                }
                 let v = self.concrete(a, cut)?;
                 vec![match agg {
                     ast::Aggregate::Sum => v.iter().fold(0i32, |s, x| s.wrapping_add(*x)),

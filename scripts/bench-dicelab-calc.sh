@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Side-by-side timing of exact dicelab distributions (issue 3, dicelab.md §5.3):
+#   1. alea in-process (divan bench `alea-dicelab/benches/calc.rs`, median of 10 samples),
+#   2. icepool in-process (PyPI, installed in a local virtualenv; one fresh Python process per
+#      program, the evaluation alone timed, median of $RUNS),
+#   3. whole-process `dicelab -c`: alea's binary (when its -c works) and dicelab 0.7
+#      (/usr/bin/dicelab, `apt-get install dicelab`), each cut at $REF_TIMEOUT seconds.
+# Prints a markdown table for docs/performance/dicelab-calc.md.
+# Usage: scripts/bench-dicelab-calc.sh   (env: CARGO_TARGET_DIR, RUNS=5, REF_TIMEOUT=10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
+RUNS=${RUNS:-5}
+REF_TIMEOUT=${REF_TIMEOUT:-10}
+REF=${REF:-/usr/bin/dicelab}
+VENV=${VENV:-$CARGO_TARGET_DIR/bench-venv}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import icepool' 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q icepool
+fi
+
+# Program TAB icepool expression ("-" when there is no idiomatic icepool equivalent).
+cat >"$WORK/suite.tsv" <<'SUITE'
+sum(high 3 (20#d6))	icepool.d6.pool(20).highest(3).sum()
+count >7 50#d10	50 @ (icepool.d10 > 7)
+high 1 100#d20	icepool.d20.pool(100).highest(1).sum()
+sum(high 3 (100#d6))	icepool.d6.pool(100).highest(3).sum()
+let x = 7#d10 in high 1 (foreach y in 1..10 do sum (==y x))	MaxRun().evaluate(icepool.d10.pool(7))
+sum(100#d6)	100 @ icepool.d6
+6#sum(drop low 1 4#d6)	-
+count >7 5#d10	5 @ (icepool.d10 > 7)
+let c=5#d10 in (count >7 c)-(count ==1 c)	-
+count (while x=d6 do ((count <6 x)#d6))	-
+d6.d6	-
+high 1 low 2 3#d20	icepool.d20.pool(3).lowest(2).highest(1).sum()
+sum(while x=3#d6 do ((count ==6 x)#d6))	-
+let a = 3#d6 in let b = 2#d6 in count( (<(high 1 a) high 1 b), (<(high 1 low 2 a) low 1 b))	-
+SUITE
+
+cat >"$WORK/ice.py" <<'PY'
+import statistics, subprocess, sys, time
+expr, runs = sys.argv[1], int(sys.argv[2])
+PROG = '''
+import time, icepool
+class MaxRun(icepool.MultisetEvaluator):
+    def next_state(self, state, order, outcome, count):
+        c = outcome * count
+        return c if state is None or c > state else state
+    def final_outcome(self, final_state, *args, **kwargs):
+        return final_state
+start = time.perf_counter()
+result = %s
+print(time.perf_counter() - start)
+''' % expr
+times = []
+for _ in range(runs):
+    out = subprocess.run([sys.executable, '-c', PROG], capture_output=True, text=True, check=True)
+    times.append(float(out.stdout.strip()))
+print(statistics.median(times))
+PY
+
+echo "building and running the alea bench (cargo bench -p alea-dicelab --bench calc)..." >&2
+cargo bench -q -p alea-dicelab --bench calc >"$WORK/alea.txt" 2>/dev/null
+
+python3 - "$WORK/alea.txt" >"$WORK/alea.tsv" <<'PY'
+import re, sys
+units = {'ns': 1e-9, 'µs': 1e-6, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
+for line in open(sys.argv[1], encoding='utf-8'):
+    m = re.match(r'^[\s│]*[├╰]─ (.*)$', line.rstrip('\n'))
+    if not m or '│' not in m.group(1):
+        continue
+    parts = m.group(1).split('│')
+    head = re.match(r'^(.*?)\s{2,}([\d.]+) (\S+)\s*$', parts[0])
+    median = parts[2].split()
+    if head and len(median) == 2:
+        print(f"{head.group(1).strip()}\t{float(median[0]) * units[median[1]]}")
+PY
+
+ALEA_BIN=$CARGO_TARGET_DIR/release/dicelab
+alea_cli_ok=0
+if [[ -x "$ALEA_BIN" ]] && [[ "$(echo d6 | "$ALEA_BIN" -c 2>/dev/null | head -n 1)" == $'  1\t0.166667\t' ]]; then
+    alea_cli_ok=1
+fi
+
+whole() { # whole-process seconds of `$1 -c` on program $2, or ">T" on timeout
+    local start end status=0
+    start=$(date +%s.%N)
+    printf '%s\n' "$2" | timeout "$REF_TIMEOUT" "$1" -c >/dev/null 2>&1 || status=$?
+    end=$(date +%s.%N)
+    if [[ $status -eq 124 ]]; then echo ">$REF_TIMEOUT"; return; fi
+    python3 -c "print(f'{$end - $start:.4f}')"
+}
+
+fmt() { python3 -c "import sys; v=sys.argv[1]; print(v + ' s' if v.startswith('>') else v if not v[0].isdigit() else f'{float(v)*1e3:.3g} ms')" "$1"; }
+
+echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c | 0.7 dicelab -c |"
+echo "|---|---|---|---|---|---|"
+while IFS=$'\t' read -r program expr; do
+    alea=$(awk -F'\t' -v p="$program" '$1 == p { print $2 }' "$WORK/alea.tsv")
+    ice="-"
+    ratio="-"
+    if [[ "$expr" != "-" ]]; then
+        ice=$("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
+        ratio=$(python3 -c "print(f'{$ice / $alea:.2g}×')")
+    fi
+    cli="n/a"
+    if [[ $alea_cli_ok -eq 1 ]]; then cli=$(whole "$ALEA_BIN" "$program"); cli=$(fmt "$cli"); fi
+    ref=$(whole "$REF" "$program")
+    echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $(fmt "$ref") |"
+done <"$WORK/suite.tsv"
