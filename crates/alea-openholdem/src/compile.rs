@@ -96,6 +96,62 @@ pub(crate) enum Instr {
     EqK(f64),
     NeK(f64),
     BitAndK(f64),
+    /// A state symbol and a literal: `call <= 4` (fast code only).
+    SymK(u32, KOp, f64),
+}
+
+/// The operator of [`Instr::SymK`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+}
+
+impl KOp {
+    fn of(i: Instr) -> Option<(KOp, f64)> {
+        Some(match i {
+            Instr::AddK(k) => (KOp::Add, k),
+            Instr::SubK(k) => (KOp::Sub, k),
+            Instr::MulK(k) => (KOp::Mul, k),
+            Instr::DivK(k) => (KOp::Div, k),
+            Instr::LtK(k) => (KOp::Lt, k),
+            Instr::LeK(k) => (KOp::Le, k),
+            Instr::GtK(k) => (KOp::Gt, k),
+            Instr::GeK(k) => (KOp::Ge, k),
+            Instr::EqK(k) => (KOp::Eq, k),
+            Instr::NeK(k) => (KOp::Ne, k),
+            Instr::BitAndK(k) => (KOp::BitAnd, k),
+            _ => return None,
+        })
+    }
+
+    /// `a OP k`.
+    #[inline(always)]
+    pub(crate) fn apply(self, a: f64, k: f64) -> f64 {
+        use crate::ops;
+        match self {
+            KOp::Add => a + k,
+            KOp::Sub => a - k,
+            KOp::Mul => a * k,
+            KOp::Div => a / k,
+            KOp::Lt => ops::lt(a, k),
+            KOp::Le => ops::le(a, k),
+            KOp::Gt => ops::gt(a, k),
+            KOp::Ge => ops::ge(a, k),
+            KOp::Eq => ops::equal(a, k),
+            KOp::Ne => ops::not_equal(a, k),
+            KOp::BitAnd => ops::bit_and(a, k),
+        }
+    }
 }
 
 /// The fused form of `op` with the literal right operand `k`, if there is one.
@@ -726,7 +782,32 @@ impl Builder<'_> {
                     self.emit(instr, n);
                 }
                 Work::Fused(n, instr) => {
-                    self.emit(instr, n);
+                    // In the fast code a state symbol feeding it merges into one instruction.
+                    let left = match self.ast.node(n).expr {
+                        Expr::Binary(_, l, _) => l,
+                        _ => NO_NODE,
+                    };
+                    let merged = match (self.code.last(), KOp::of(instr)) {
+                        (Some(&Instr::Sym(slot)), Some((op, k)))
+                            if !self.for_trace
+                                && self.node_of.last() == Some(&left)
+                                && self.slots[slot as usize].1.lifetime()
+                                    == crate::symbols::Lifetime::State =>
+                        {
+                            Some(Instr::SymK(slot, op, k))
+                        }
+                        _ => None,
+                    };
+                    match merged {
+                        Some(m) => {
+                            let last = self.code.len() - 1;
+                            self.code[last] = m;
+                            self.node_of[last] = n;
+                        }
+                        None => {
+                            self.emit(instr, n);
+                        }
+                    }
                 }
                 Work::AndJump => jumps.push(self.emit(Instr::JumpIfFalseKeep(0), NO_NODE)),
                 Work::OrJump => jumps.push(self.emit(Instr::JumpIfTrueKeep(0), NO_NODE)),

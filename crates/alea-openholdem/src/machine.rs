@@ -301,12 +301,18 @@ impl<'p> Machine<'p> {
     }
 
     fn located(&self, pc: u32, diagnostic: Diagnostic) -> Fail {
-        let node = self
-            .program
-            .node_of
+        let mut node = self
+            .node_table()
             .get(pc as usize)
             .copied()
             .unwrap_or(NO_NODE);
+        // A merged symbol-and-literal instruction fails at its symbol.
+        if self.trace.is_none()
+            && matches!(self.program.code.get(pc as usize), Some(Instr::SymK(..)))
+            && let crate::ast::Expr::Binary(_, l, _) = self.program.ast.node(node).expr
+        {
+            node = l;
+        }
         let (file, span) = if node == NO_NODE {
             (0, None)
         } else {
@@ -581,6 +587,15 @@ impl<'p> Machine<'p> {
                 Instr::EqK(k) => un!(|a: f64| ops::equal(a, k)),
                 Instr::NeK(k) => un!(|a: f64| ops::not_equal(a, k)),
                 Instr::BitAndK(k) => un!(|a: f64| ops::bit_and(a, k)),
+                Instr::SymK(slot, op, k) => {
+                    let s = slot as usize;
+                    let v = if self.state_valid[s] {
+                        self.state_vals[s]
+                    } else {
+                        self.symbol_slow(stack, s, pc)?
+                    };
+                    push!(op.apply(v, k));
+                }
             }
             if TRACE {
                 let node = node_of[pc as usize];

@@ -478,7 +478,7 @@ fn random_token_soup_never_panics() {
             let v1 = fast
                 .run("f$b")
                 .map(format_value)
-                .map_err(|e| e.diagnostic.message);
+                .map_err(|e| (e.diagnostic.message, e.diagnostic.span));
             let w1 = fast.warnings().to_vec();
             let mut traced = Machine::new(p);
             traced.set_state(Box::new(st.clone()));
@@ -486,7 +486,7 @@ fn random_token_soup_never_panics() {
             let v2 = traced
                 .run("f$b")
                 .map(format_value)
-                .map_err(|e| e.diagnostic.message);
+                .map_err(|e| (e.diagnostic.message, e.diagnostic.span));
             assert_eq!(v1, v2, "{expr}");
             assert_eq!(w1, traced.warnings(), "{expr}");
             let _ = traced.take_trace();
