@@ -511,7 +511,32 @@ impl<'a> Interp<'a> {
                 path,
                 op,
                 value,
-            } => self.assign(var, name, *name_span, path, *op, value, stmt.span)?,
+            } => {
+                let rhs = self.eval(value)?;
+                // Fast path: `x = v` and `x op= number` on a plain local slot.
+                if let (Var::Local(slot), true, None) = (var, path.is_empty(), self.forbid_locals) {
+                    let cell = &mut self.stack[self.base + *slot as usize];
+                    match (op, cell, &rhs) {
+                        (None, s @ (Slot::Val(_) | Slot::Unset), _) => {
+                            *s = Slot::Val(rhs);
+                            return Ok(());
+                        }
+                        (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
+                            let b = *b;
+                            *a = match op {
+                                BinOp::Add => *a + b,
+                                BinOp::Sub => *a - b,
+                                BinOp::Mul => *a * b,
+                                BinOp::Div => *a / b,
+                                _ => a.rem_euclid(b),
+                            };
+                            return Ok(());
+                        }
+                        _ => {}
+                    }
+                }
+                self.assign(var, name, *name_span, path, *op, rhs, stmt.span)?
+            }
             StmtKind::While(cond, body) => loop {
                 self.burn(1, stmt.span)?;
                 if !self.condition(cond)? {
@@ -811,10 +836,9 @@ impl<'a> Interp<'a> {
         name_span: Span,
         path: &[PathIr],
         op: Option<BinOp>,
-        value: &Node,
+        rhs: Value,
         span: Span,
     ) -> R<()> {
-        let rhs = self.eval(value)?;
         let mut keys = Vec::with_capacity(path.len());
         for step in path {
             keys.push(match step {
