@@ -27,13 +27,11 @@ fn heartbeat_all_autoplayer_functions(bencher: divan::Bencher) {
         .iter()
         .filter_map(|f| m.function_index(f))
         .collect();
+    let mut out = Vec::new();
     bencher.bench_local(|| {
         m.begin_run();
-        let mut sum = 0.0;
-        for &f in &ids {
-            sum += m.eval_index(f).unwrap_or(0.0);
-        }
-        divan::black_box(sum)
+        let _ = m.eval_many(&ids, &mut out);
+        divan::black_box(out.iter().sum::<f64>())
     });
 }
 
@@ -56,12 +54,10 @@ fn heartbeat_three_constant_functions(bencher: divan::Bencher) {
         .iter()
         .filter_map(|f| m.function_index(f))
         .collect();
+    let mut out = Vec::new();
     bencher.bench_local(|| {
         m.begin_run();
-        let mut sum = 0.0;
-        for &f in &ids {
-            sum += m.eval_index(f).unwrap_or(0.0);
-        }
-        divan::black_box(sum)
+        let _ = m.eval_many(&ids, &mut out);
+        divan::black_box(out.iter().sum::<f64>())
     });
 }

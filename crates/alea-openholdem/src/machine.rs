@@ -249,6 +249,22 @@ impl<'p> Machine<'p> {
         self.call_top(f, 1)
     }
 
+    /// Evaluates the functions `ids` (from [`Machine::function_index`]) in order in the current
+    /// run, one value each into `out` (resized to match): a bot loop's heartbeat in one pass of
+    /// the machine. With the trace on, this is [`Machine::eval_index`] for each.
+    pub fn eval_many(&mut self, ids: &[u32], out: &mut Vec<f64>) -> Result<(), Box<Located>> {
+        out.clear();
+        out.resize(ids.len(), 0.0);
+        if self.trace.is_some() {
+            for (f, o) in ids.iter().zip(out.iter_mut()) {
+                *o = self.call_top(*f, 1)?;
+            }
+            return Ok(());
+        }
+        self.frames.clear();
+        self.exec_many::<false>(ids, out, 1)
+    }
+
     /// Evaluates the `-e` expression in the current run.
     pub fn eval_expr(&mut self) -> Result<f64, Box<Located>> {
         match self.program.expr {
@@ -351,10 +367,22 @@ impl<'p> Machine<'p> {
     }
 
     fn exec<const TRACE: bool>(&mut self, f: u32, base: u32) -> Result<f64, Fail> {
+        let mut out = [0.0];
+        self.exec_many::<TRACE>(&[f], &mut out, base)?;
+        Ok(out[0])
+    }
+
+    /// Evaluates `queue` in order into `out`, in one pass of the machine.
+    fn exec_many<const TRACE: bool>(
+        &mut self,
+        queue: &[u32],
+        out: &mut [f64],
+        base: u32,
+    ) -> Result<(), Fail> {
         // A local stack the compiler knows is not aliased by `self`.
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        let r = self.exec_on::<TRACE>(&mut stack, f, base);
+        let r = self.exec_on::<TRACE>(&mut stack, queue, out, base);
         self.stack = stack;
         r
     }
@@ -363,9 +391,10 @@ impl<'p> Machine<'p> {
     fn exec_on<const TRACE: bool>(
         &mut self,
         stack: &mut Vec<f64>,
-        f: u32,
+        queue: &[u32],
+        out: &mut [f64],
         base: u32,
-    ) -> Result<f64, Fail> {
+    ) -> Result<(), Fail> {
         let prog = self.program;
         let (code, node_of) = if TRACE {
             (&prog.trace_code[..], &prog.trace_node_of[..])
@@ -376,16 +405,31 @@ impl<'p> Machine<'p> {
             let fun = &prog.functions[g as usize];
             if TRACE { fun.trace_entry } else { fun.entry }
         };
-        if self.fn_epoch[f as usize] == self.epoch {
-            return Ok(self.fn_vals[f as usize]);
+        // The next function of the queue that is not cached yet; cached ones are copied out.
+        let mut qi = 0;
+        macro_rules! next_in_queue {
+            () => {{
+                loop {
+                    match queue.get(qi) {
+                        None => return Ok(()),
+                        Some(&g) if self.fn_epoch[g as usize] == self.epoch => {
+                            out[qi] = self.fn_vals[g as usize];
+                            qi += 1;
+                        }
+                        Some(&g) => break g,
+                    }
+                }
+            }};
         }
-        self.frames.push(Frame {
-            function: f,
+        let f = next_in_queue!();
+        let top = |g: u32| Frame {
+            function: g,
             return_pc: u32::MAX,
             base_depth: base,
             call_pc: u32::MAX,
             hidden: false,
-        });
+        };
+        self.frames.push(top(f));
         let mut pc = entry(f);
         let mut frame = self.frames[0];
         // The top of the value stack lives in `tos` (a register); `stack` holds the rest. The
@@ -499,7 +543,15 @@ impl<'p> Machine<'p> {
                     self.fn_vals[done.function as usize] = v;
                     self.fn_epoch[done.function as usize] = self.epoch;
                     let Some(&caller) = self.frames.last() else {
-                        return Ok(v);
+                        out[qi] = v;
+                        qi += 1;
+                        let g = next_in_queue!();
+                        frame = top(g);
+                        self.frames.push(frame);
+                        stack.clear();
+                        tos = 0.0;
+                        pc = entry(g);
+                        continue;
                     };
                     if TRACE {
                         if done.hidden {

@@ -411,6 +411,21 @@ fn bench_formula_set_is_medium() {
         .map(|f| m.eval(f).unwrap())
         .collect();
     assert_eq!(values, [1.0, 0.0, 11.5]);
+    // The whole heartbeat in one pass gives the same values, run after run.
+    let ids: Vec<u32> = ["f$raise", "f$call", "f$betsize"]
+        .iter()
+        .map(|f| m.function_index(f).unwrap())
+        .collect();
+    let mut out = Vec::new();
+    for _ in 0..3 {
+        m.begin_run();
+        m.eval_many(&ids, &mut out).unwrap();
+        assert_eq!(out, [1.0, 0.0, 11.5]);
+    }
+    m.begin_run();
+    m.eval("f$call").unwrap();
+    m.eval_many(&ids, &mut out).unwrap();
+    assert_eq!(out, [1.0, 0.0, 11.5]);
 }
 
 /// A small deterministic fuzz in the test suite: random token soup never panics, parses
@@ -488,6 +503,15 @@ fn random_token_soup_never_panics() {
                 .map(format_value)
                 .map_err(|e| (e.diagnostic.message, e.diagnostic.span));
             assert_eq!(v1, v2, "{expr}");
+            let mut many = Vec::new();
+            fast.begin_run();
+            let ids: Vec<u32> = ["f$b", "f$a", "f$b"]
+                .iter()
+                .filter_map(|f| fast.function_index(f))
+                .collect();
+            if fast.eval_many(&ids, &mut many).is_ok() {
+                assert_eq!(v1, Ok(format_value(many[0])), "{expr}");
+            }
             assert_eq!(w1, traced.warnings(), "{expr}");
             let _ = traced.take_trace();
         }
