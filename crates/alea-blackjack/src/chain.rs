@@ -578,42 +578,36 @@ fn solve_stationary(
         }
         prev = a[k][k].clone();
     }
-    // Back substitution in rationals (signed), then the result must be non-negative.
-    let mut x: Vec<(BigInt, BigInt)> = vec![(BigInt::zero(), BigInt::one()); size];
+    // Fraction-free back substitution: y_i = det·x_i are integers (Cramer's rule) and every
+    // division below is exact; one gcd per state at the very end.
+    let det = a[size - 1][size - 1].clone();
+    let mut y: Vec<BigInt> = vec![BigInt::zero(); size];
     for i in (0..size).rev() {
-        // x_i = (b_i - Σ_{j>i} a_ij x_j) / a_ii, accumulated over a common denominator.
-        let mut num = a[i][size].clone();
-        let mut den = BigInt::one();
+        let mut acc = &det * &a[i][size];
         for j in i + 1..size {
-            if a[i][j].is_zero() || x[j].0.is_zero() {
-                continue;
-            }
-            // num/den - a_ij * xn/xd
-            let (xn, xd) = &x[j];
-            num = num * xd - &a[i][j] * xn * &den;
-            den *= xd;
-            let g = num.gcd(&den);
-            if !g.is_one() && !g.is_zero() {
-                num /= &g;
-                den /= &g;
+            if !a[i][j].is_zero() && !y[j].is_zero() {
+                acc -= &a[i][j] * &y[j];
             }
         }
-        den *= &a[i][i];
-        if den.sign() == Sign::Minus {
-            num = -num;
-            den = -den;
-        }
-        let g = num.gcd(&den);
-        if !g.is_one() && !g.is_zero() {
-            num /= &g;
-            den /= &g;
-        }
-        x[i] = (num, den);
+        y[i] = acc / &a[i][i];
     }
-    x.into_iter()
-        .map(|(n, d)| match (n.to_biguint(), d.to_biguint()) {
-            (Some(n), Some(d)) => Ok(Ratio::new(n, d)),
-            _ => Err(ChainError::TooManyStates(size)),
+    let mut total: BigInt = y.iter().sum();
+    if total.sign() == Sign::Minus {
+        total = -total;
+        for v in y.iter_mut() {
+            *v = -std::mem::take(v);
+        }
+    }
+    let total = total
+        .to_biguint()
+        .ok_or(ChainError::TooManyStates(MAX_DENSE))?;
+    if total.is_zero() {
+        return Err(ChainError::TooManyStates(MAX_DENSE));
+    }
+    y.into_iter()
+        .map(|v| match v.to_biguint() {
+            Some(n) => Ok(Ratio::new(n, total.clone())),
+            None => Err(ChainError::TooManyStates(MAX_DENSE)),
         })
         .collect()
 }

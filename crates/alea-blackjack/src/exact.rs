@@ -338,29 +338,59 @@ fn analyse(
     let chain = chain::build(model, opts.max_states).map_err(chain_error)?;
     let weight = long_run(&chain, cache).map_err(chain_error)?;
     let n = chain.keys.len();
-    let p_x: Vec<Ratio> = (0..n)
-        .map(|s| chain::sum(chain.edges[s].iter().filter(|e| e.is_x).map(|e| &e.prob)))
+    // Everything below is integer arithmetic over common denominators, reduced once at the end:
+    // weights w[s]/d, edge probabilities ew/l.
+    let mut d = BigUint::one();
+    for w in weight.iter().filter(|w| !w.is_zero()) {
+        d = d.lcm(w.denom());
+    }
+    let w: Vec<BigUint> = weight
+        .iter()
+        .map(|x| x.numer() * (&d / x.denom()))
         .collect();
-    let mut frequency = Ratio::zero();
-    let mut double = Ratio::zero();
-    let mut from_history = Ratio::zero();
-    let mut after_x = vec![Ratio::zero(); n];
+    let mut l = BigUint::one();
+    for e in chain.edges.iter().flatten() {
+        l = l.lcm(e.prob.denom());
+    }
+    let edge_w: Vec<Vec<BigUint>> = chain
+        .edges
+        .iter()
+        .map(|es| {
+            es.iter()
+                .map(|e| e.prob.numer() * (&l / e.prob.denom()))
+                .collect()
+        })
+        .collect();
+    let x_weight: Vec<BigUint> = (0..n)
+        .map(|s| {
+            chain.edges[s]
+                .iter()
+                .zip(&edge_w[s])
+                .filter(|(e, _)| e.is_x)
+                .fold(BigUint::zero(), |a, (_, x)| a + x)
+        })
+        .collect();
+    let mut frequency = BigUint::zero(); // over d·l
+    let mut double = BigUint::zero(); // over d·l²
+    let mut from_history = BigUint::zero(); // over d·l
+    let mut after_x = vec![BigUint::zero(); n]; // over d·l
     for s in 0..n {
-        if weight[s].is_zero() {
+        if w[s].is_zero() {
             continue;
         }
-        for e in &chain.edges[s] {
-            let w = &weight[s] * &e.prob;
+        for (e, ew) in chain.edges[s].iter().zip(&edge_w[s]) {
+            let m = &w[s] * ew;
             if e.from_history {
-                from_history = &from_history + &w;
+                from_history += &m;
             }
             if e.is_x {
-                frequency = &frequency + &w;
-                double = &double + &(&w * &p_x[e.to]);
-                after_x[e.to] = &after_x[e.to] + &w;
+                double += &m * &x_weight[e.to];
+                frequency += &m;
+                after_x[e.to] += m;
             }
         }
     }
+    let dl = &d * &l;
     let gap = if frequency.is_zero() {
         GapLaw {
             max_gap: Some(0),
@@ -368,57 +398,53 @@ fn analyse(
             tail: Ratio::zero(),
         }
     } else {
-        let v0: Vec<Ratio> = after_x.iter().map(|a| a / &frequency).collect();
-        gap_law(&chain, &v0, &opts.tail, budget)?
+        // v0 = after_x / frequency: numerators over the common denominator `frequency`.
+        let start = Start {
+            num: after_x,
+            den: frequency.clone(),
+        };
+        gap_law(&chain, start, &l, &edge_w, &x_weight, &opts.tail, budget)?
     };
     Ok(PieceResult {
-        frequency,
-        double,
-        from_history,
+        frequency: Ratio::new(frequency, dl.clone()),
+        double: Ratio::new(double, &dl * &l),
+        from_history: Ratio::new(from_history, dl),
         gap,
         states: n,
     })
 }
 
-/// First-passage iteration from the law `v0` of the state right after an X, with integer
-/// numerators over one common denominator per step.
+/// A law over states as integer numerators over one denominator.
+struct Start {
+    num: Vec<BigUint>,
+    den: BigUint,
+}
+
+/// First-passage iteration from the law of the state right after an X, with integer
+/// numerators over one common denominator per step (edge weights `edge_w` over `l`).
 fn gap_law(
     chain: &Chain,
-    v0: &[Ratio],
+    start: Start,
+    l: &BigUint,
+    edge_w: &[Vec<BigUint>],
+    x_weight: &[BigUint],
     tail_limit: &Ratio,
     budget: &mut Budget,
 ) -> Result<GapLaw, ExactError> {
     let n = chain.keys.len();
-    let support: Vec<usize> = (0..n).filter(|&s| !v0[s].is_zero()).collect();
+    let support: Vec<usize> = (0..n).filter(|&s| !start.num[s].is_zero()).collect();
     let unbounded = has_cycle(chain, &support, |e| !e.is_x);
-    // L: common denominator of every edge probability.
-    let mut l = BigUint::one();
-    for e in chain.edges.iter().flatten() {
-        l = l.lcm(e.prob.denom());
-    }
-    let weight = |p: &Ratio| p.numer() * (&l / p.denom());
-    let x_weight: Vec<BigUint> = (0..n)
+    let moves: Vec<Vec<(usize, &BigUint)>> = (0..n)
         .map(|s| {
             chain.edges[s]
                 .iter()
-                .filter(|e| e.is_x)
-                .fold(BigUint::zero(), |a, e| a + weight(&e.prob))
-        })
-        .collect();
-    let moves: Vec<Vec<(usize, BigUint)>> = (0..n)
-        .map(|s| {
-            chain.edges[s]
-                .iter()
-                .filter(|e| !e.is_x)
-                .map(|e| (e.to, weight(&e.prob)))
+                .zip(&edge_w[s])
+                .filter(|(e, _)| !e.is_x)
+                .map(|(e, w)| (e.to, w))
                 .collect()
         })
         .collect();
-    let mut den = BigUint::one();
-    for s in &support {
-        den = den.lcm(v0[*s].denom());
-    }
-    let mut num: Vec<BigUint> = v0.iter().map(|v| v.numer() * (&den / v.denom())).collect();
+    let Start { mut num, mut den } = start;
     let mut distribution = Vec::new();
     let l_limbs = l.bits() / 64 + 1;
     let edge_count = moves.iter().map(Vec::len).sum::<usize>() as u64 + n as u64;
@@ -426,9 +452,9 @@ fn gap_law(
         let g = distribution.len() as u64;
         let hit = num
             .iter()
-            .zip(&x_weight)
+            .zip(x_weight)
             .fold(BigUint::zero(), |a, (v, w)| a + v * w);
-        let step_den = &den * &l;
+        let step_den = &den * l;
         distribution.push(Ratio::new(hit, step_den.clone()));
         let mut next = vec![BigUint::zero(); n];
         for s in 0..n {
@@ -436,7 +462,7 @@ fn gap_law(
                 continue;
             }
             for (to, w) in &moves[s] {
-                next[*to] += &num[s] * w;
+                next[*to] += &num[s] * *w;
             }
         }
         num = next;
