@@ -559,6 +559,34 @@ fn solve_stationary(
     for x in a[0].iter_mut() {
         *x = BigInt::one();
     }
+    let mut y = match crate::modular::cramer_numerators(&a, size) {
+        Some(y) => y,
+        None => bareiss(a, size)?,
+    };
+    let mut total: BigInt = y.iter().sum();
+    if total.sign() == Sign::Minus {
+        total = -total;
+        for v in y.iter_mut() {
+            *v = -std::mem::take(v);
+        }
+    }
+    let total = total
+        .to_biguint()
+        .ok_or(ChainError::TooManyStates(MAX_DENSE))?;
+    if total.is_zero() {
+        return Err(ChainError::TooManyStates(MAX_DENSE));
+    }
+    y.into_iter()
+        .map(|v| match v.to_biguint() {
+            Some(n) => Ok(Ratio::new(n, total.clone())),
+            None => Err(ChainError::TooManyStates(MAX_DENSE)),
+        })
+        .collect()
+}
+
+/// Cramer numerators by Bareiss's fraction-free elimination on big integers (for systems whose
+/// entries do not fit in an `i64`).
+fn bareiss(mut a: Vec<Vec<BigInt>>, size: usize) -> Result<Vec<BigInt>, ChainError> {
     let mut prev = BigInt::one();
     for k in 0..size {
         if a[k][k].is_zero() {
@@ -591,25 +619,7 @@ fn solve_stationary(
         }
         y[i] = acc / &a[i][i];
     }
-    let mut total: BigInt = y.iter().sum();
-    if total.sign() == Sign::Minus {
-        total = -total;
-        for v in y.iter_mut() {
-            *v = -std::mem::take(v);
-        }
-    }
-    let total = total
-        .to_biguint()
-        .ok_or(ChainError::TooManyStates(MAX_DENSE))?;
-    if total.is_zero() {
-        return Err(ChainError::TooManyStates(MAX_DENSE));
-    }
-    y.into_iter()
-        .map(|v| match v.to_biguint() {
-            Some(n) => Ok(Ratio::new(n, total.clone())),
-            None => Err(ChainError::TooManyStates(MAX_DENSE)),
-        })
-        .collect()
+    Ok(y)
 }
 
 /// Solves `x = b + x·Q` for the expected visits of a transient component with cycles

@@ -21,6 +21,7 @@
 mod chain;
 mod exact;
 mod lexer;
+mod modular;
 mod parser;
 mod plot;
 mod prefix;
