@@ -31,12 +31,12 @@ fn is_prime(n: u64) -> bool {
         return false;
     }
     for q in [2, 7, 61] {
-        if n % q == 0 {
+        if n.is_multiple_of(q) {
             return n == q;
         }
     }
     let (mut d, mut s) = (n - 1, 0);
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }
