@@ -1,0 +1,202 @@
+//! The alert clock (tournament-data.md §8): the tournament's one-second ticks, every enabled
+//! alert's condition evaluated on each running tick against the previous tick's snapshot, a
+//! firing (with its TTS text) on every tick the condition is true.
+
+use crate::fields::Hooks;
+use crate::host::StateHost;
+use crate::session::Session;
+use alea_core::Diagnostic;
+use alea_ezscript::{Env, Program, Template, Value, with_stack};
+use alea_tournament::{Field, Simulation, local_time_text};
+
+/// Longest simulation (**Decision**: one week of seconds), so a huge `--simulate` ends in a
+/// clear error instead of running for hours.
+pub const MAX_SIMULATE_SECONDS: u64 = 7 * 24 * 3600;
+
+/// One alert firing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Firing {
+    /// The tick (1 = one second after the start): `(+Ns)`.
+    pub tick: u64,
+    /// Now after the tick, ms since the epoch.
+    pub now: f64,
+    /// Now as local time `YYYY-MM-DD HH:MM:SS` in the tournament's zone.
+    pub time: String,
+    /// The alert's title.
+    pub alert: String,
+    /// The rendered TTS text (`None` without one, or when it renders empty).
+    pub tts: Option<String>,
+}
+
+impl Firing {
+    /// The `--simulate` line: `YYYY-MM-DD HH:MM:SS (+Ns) TITLE[: TTS]`.
+    pub fn line(&self) -> String {
+        match &self.tts {
+            Some(t) => format!("{} (+{}s) {}: {}", self.time, self.tick, self.alert, t),
+            None => format!("{} (+{}s) {}", self.time, self.tick, self.alert),
+        }
+    }
+
+    /// The `--simulate --json` line: `{"tick", "now", "time", "alert", "tts"}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "tick": self.tick,
+            "now": alea_ezscript::number_to_json(self.now),
+            "time": self.time,
+            "alert": self.alert,
+            "tts": self.tts,
+        })
+    }
+}
+
+/// An error of an alert's script during a simulation (each distinct error once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlertError {
+    /// The alert's title (or `settings.payoutScript` / `settings.pointsFormula`).
+    pub alert: String,
+    /// `condition` or `tts` (or `script` for the settings).
+    pub field: &'static str,
+    /// The first tick it happened on.
+    pub tick: u64,
+    /// The message and its position in the field's source.
+    pub diagnostic: Diagnostic,
+}
+
+/// What a simulation produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimulationReport {
+    /// The firings in order.
+    pub firings: Vec<Firing>,
+    /// Script errors, each distinct one once, in order of first occurrence.
+    pub errors: Vec<AlertError>,
+}
+
+struct CompiledAlert {
+    title: String,
+    condition: Result<Program, Vec<Diagnostic>>,
+    empty: bool,
+    tts: Option<Template>,
+}
+
+impl Session {
+    /// Runs the clock for `seconds` one-second ticks from the file state (a paused clock is
+    /// started first) and returns every alert firing. More than [`MAX_SIMULATE_SECONDS`] is
+    /// an error.
+    pub fn simulate(&self, seconds: u64) -> Result<SimulationReport, String> {
+        if seconds > MAX_SIMULATE_SECONDS {
+            return Err(format!(
+                "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
+            ));
+        }
+        Ok(with_stack(|| self.simulate_here(seconds)))
+    }
+
+    fn simulate_here(&self, seconds: u64) -> SimulationReport {
+        let mut report = SimulationReport::default();
+        let alerts: Vec<CompiledAlert> = self
+            .state
+            .data()
+            .alerts
+            .iter()
+            .filter(|a| a.enabled)
+            .map(|a| CompiledAlert {
+                title: a.title.clone(),
+                empty: a.condition.trim().is_empty(),
+                condition: Program::compile(&a.condition),
+                tts: a.tts.as_deref().map(Template::compile),
+            })
+            .collect();
+        let fuel = self.fuel(crate::Kind::Alert);
+        let hooks = Hooks::new(
+            &self.format,
+            self.options.fuel.unwrap_or(alea_ezscript::DEFAULT_FUEL),
+            self.now(),
+        );
+        let zone = self.time_zone().to_string();
+        let record = |report: &mut SimulationReport, alert: &str, field, tick, d: Diagnostic| {
+            if !report
+                .errors
+                .iter()
+                .any(|e| e.alert == alert && e.field == field && e.diagnostic == d)
+            {
+                report.errors.push(AlertError {
+                    alert: alert.to_string(),
+                    field,
+                    tick,
+                    diagnostic: d,
+                });
+            }
+        };
+        let sim = Simulation::new(self.tournament.clone(), hooks);
+        for tick in sim.take(seconds as usize) {
+            if !tick.evaluates_alerts() {
+                continue;
+            }
+            for alert in &alerts {
+                if alert.empty {
+                    continue;
+                }
+                let program = match &alert.condition {
+                    Ok(p) => p,
+                    Err(ds) => {
+                        for d in ds {
+                            record(
+                                &mut report,
+                                &alert.title,
+                                "condition",
+                                tick.number,
+                                d.clone(),
+                            );
+                        }
+                        continue;
+                    }
+                };
+                let host = StateHost::new(tick.current.clone(), Field::Alert, self.locale())
+                    .with_snapshot(tick.previous.clone());
+                let env = Env {
+                    host: &host,
+                    formatter: &self.format,
+                    fuel,
+                    ..Env::default()
+                };
+                let fires = match program.run(&env) {
+                    Ok(Value::Bool(b)) => b,
+                    Ok(_) => {
+                        let d =
+                            crate::fields::whole("", "Condition must evaluate to true or false.");
+                        record(&mut report, &alert.title, "condition", tick.number, d);
+                        false
+                    }
+                    Err(e) => {
+                        record(
+                            &mut report,
+                            &alert.title,
+                            "condition",
+                            tick.number,
+                            e.to_diagnostic(),
+                        );
+                        false
+                    }
+                };
+                if !fires {
+                    continue;
+                }
+                let tts = alert.tts.as_ref().and_then(|t| {
+                    let out = t.render(&env);
+                    for d in out.errors {
+                        record(&mut report, &alert.title, "tts", tick.number, d);
+                    }
+                    (!out.text.is_empty()).then_some(out.text)
+                });
+                report.firings.push(Firing {
+                    tick: tick.number,
+                    now: tick.now,
+                    time: local_time_text(tick.now, &zone).unwrap_or_default(),
+                    alert: alert.title.clone(),
+                    tts,
+                });
+            }
+        }
+        report
+    }
+}
