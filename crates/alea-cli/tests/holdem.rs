@@ -339,3 +339,32 @@ fn golden_traces() {
     }
     assert!(n >= 3);
 }
+
+#[test]
+fn repl_has_the_example_table_loaded() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["repl", "holdem"])
+        .current_dir(root())
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run alea repl");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"call + pot\n(1 +\n2)\n:trace\n$AKs && call <= 4\n:quit\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"14"), "{out}");
+    assert!(lines.contains(&"3"), "{out}");
+    assert!(lines.contains(&"trace on"), "{out}");
+    assert!(lines.contains(&"  call <= 4 = 1"), "{out}");
+}
