@@ -1,0 +1,205 @@
+//! `alea ezscript` / `alea ez` end to end: the built binary on expressions, files, stdin,
+//! templates, JSON, budgets and bad input; the examples in examples/ezscript; the tour.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn alea(args: &[&str], stdin: Option<&str>) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run alea");
+    let input = stdin.unwrap_or("").to_string();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("alea finishes");
+    writer.join().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn example(name: &str) -> String {
+    format!(
+        "{}/../../examples/ezscript/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn expressions_files_and_stdin() {
+    let out = alea(&["ez", "-e", "12 / 5"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "2.4\n"));
+    let out = alea(&["ezscript", "-e", "\"a\"\n+ \"b\""], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "ab\n"));
+    let out = alea(&["ez", "-"], Some("x = [1, 2]\nx.map(func(e) { e * 2 })\n"));
+    assert_eq!((out.code, out.stdout.as_str()), (0, "[2, 4]\n"));
+    let cases = [
+        ("payout_tiers.ez", "[180, 110, 70, 40]\n"),
+        (
+            "leaderboard.ez",
+            "Dana 3.5\nMia 2\nRavi 2\nAlex R. 2\nTom 1.5\n…\n",
+        ),
+        ("closures.ez", "[3, [1, 2], [99, 2]]\n"),
+    ];
+    for (file, want) in cases {
+        let out = alea(&["ez", &example(file)], None);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (0, want, ""),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn templates() {
+    let out = alea(&["ez", "--template", &example("clock.tmpl")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "Level 7 of 18 · 12:26 left · 1st, 2nd and 3rd paid\n\n"
+    );
+    // A failing insertion is empty; the error is reported and the exit status is 1.
+    let out = alea(&["ez", "--template", "-e", "A{{ nope }}B{{ 1 }}"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (1, "AB1\n"));
+    assert!(
+        out.stderr
+            .starts_with("<expr>:1:5: error: Unknown name nope\n"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn errors_have_position_snippet_and_caret() {
+    let out = alea(&["ez", "-e", "if 1 { 2 }"], None);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "<expr>:1:4: error: Condition must evaluate to true or false.\nif 1 { 2 }\n   ^\n"
+    );
+    let out = alea(&["ez", "-e", "x = 1\n[1 2]"], None);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        "<expr>:2:4: error: Syntax error at 2:4: expected ], found number 2\n[1 2]\n   ^\n"
+    );
+}
+
+#[test]
+fn json_output() {
+    let out = alea(&["ez", "--json", "-e", "[1, 0 / 0, \"a\", {b: 2.5}]"], None);
+    assert_eq!(out.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"ok": true, "kind": "content", "value": [1, "NaN", "a", {"b": 2.5}],
+            "text": "[1, NaN, a, {b: 2.5}]", "errors": []})
+    );
+    let out = alea(&["ez", "--json", "-e", "1 + true"], None);
+    assert_eq!(out.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert_eq!(
+        v["errors"][0]["message"],
+        "Operator + cannot be applied to double and bool"
+    );
+}
+
+#[test]
+fn budgets_and_hostile_input() {
+    let out = alea(&["ez", "--fuel", "1000", "-e", "while true { }"], None);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("error: Script ran out of steps"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(&["ez", "-e", "for i = 0; i < 200000; i += 1 { }; 1"], None);
+    assert_eq!(out.code, 1, "the default budget is 250000 steps");
+    let out = alea(
+        &[
+            "ez",
+            "--fuel",
+            "10000000",
+            "-e",
+            "for i = 0; i < 200000; i += 1 { }; 1",
+        ],
+        None,
+    );
+    assert_eq!((out.code, out.stdout.as_str()), (0, "1\n"));
+    let out = alea(&["ez", "-e", "func f(n) { f(n + 1) }; f(0)"], None);
+    assert!(
+        out.stderr.contains("Too much recursion (limit 500)"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(
+        &[
+            "ez",
+            "-e",
+            "l = [1]; for i = 0; i < 64; i += 1 { l = l + l }",
+        ],
+        None,
+    );
+    assert!(out.stderr.contains("List is too long"), "{}", out.stderr);
+    let brackets = "[".repeat(1 << 20);
+    let out = alea(&["ez", "-"], Some(&brackets));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("Script is too long"), "{}", out.stderr);
+    let out = alea(&["ez", "-"], Some(&"(".repeat(5000)));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("Nesting is too deep"), "{}", out.stderr);
+}
+
+#[test]
+fn usage_errors() {
+    let out = alea(&["ez"], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("-e SOURCE"), "{}", out.stderr);
+    let out = alea(&["ez", "/nonexistent/x.ez"], None);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("cannot read /nonexistent/x.ez"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(&["ez", "--locale", "de", "-e", "1"], None);
+    assert_eq!(
+        out.code, 2,
+        "options of the next issue are not accepted yet"
+    );
+}
+
+#[test]
+fn tour_runs_the_examples() {
+    let mut out = Vec::new();
+    alea_cli::cmd::ezscript::tour(&mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("  => 2.4\n"), "{text}");
+    assert!(text.contains("  => Dana, Mia, and Tom\n"), "{text}");
+    assert!(
+        text.contains("  => Level 7 of 18, 12:26 left, 3rd place\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Condition must evaluate to true or false."),
+        "{text}"
+    );
+}
