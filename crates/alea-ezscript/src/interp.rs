@@ -335,6 +335,30 @@ impl<'a> Interp<'a> {
             NodeKind::Upval(i) => self.read_upval(*i, span),
             NodeKind::Global(name) => self.global(name, span),
             NodeKind::Binary(op, a, b) => self.binary(*op, a, b, span),
+            NodeKind::LocalNum(op, slot, y, local_span) => {
+                self.burn(2, span)?;
+                if self.forbid_locals.is_none()
+                    && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+                {
+                    let (x, y) = (*x, *y);
+                    return Ok(match op {
+                        BinOp::Add => Value::Number(x + y),
+                        BinOp::Sub => Value::Number(x - y),
+                        BinOp::Mul => Value::Number(x * y),
+                        BinOp::Div => Value::Number(x / y),
+                        BinOp::Rem => Value::Number(x.rem_euclid(y)),
+                        BinOp::Eq => Value::Bool(x == y),
+                        BinOp::Ne => Value::Bool(x != y),
+                        BinOp::Lt => Value::Bool(x < y),
+                        BinOp::Gt => Value::Bool(x > y),
+                        BinOp::Le => Value::Bool(x <= y),
+                        BinOp::Ge => Value::Bool(x >= y),
+                        BinOp::And | BinOp::Or => Value::Nothing,
+                    });
+                }
+                let x = self.read_local(*slot, *local_span)?;
+                self.apply(*op, x, Value::Number(*y), span)
+            }
             NodeKind::Unary(op, e) => {
                 let v = self.eval(e)?;
                 match (op, v) {

@@ -46,6 +46,8 @@ pub enum NodeKind {
     Object(Vec<(Rc<str>, Node)>),
     Unary(UnOp, Box<Node>),
     Binary(BinOp, Box<Node>, Box<Node>),
+    /// `local op number`, fused (counts as the three nodes it replaces).
+    LocalNum(BinOp, u32, f64, Span),
     If(Box<Node>, Block, Option<Box<Node>>),
     Block(Block),
     /// Creates a closure of `protos[i]`.

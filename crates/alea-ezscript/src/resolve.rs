@@ -416,7 +416,15 @@ impl Resolver {
             ),
             ExprKind::Unary(op, e) => NodeKind::Unary(*op, Box::new(self.expr(e))),
             ExprKind::Binary(op, a, b) => {
-                NodeKind::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
+                let (a, b) = (self.expr(a), self.expr(b));
+                match (&a.kind, &b.kind) {
+                    (NodeKind::Local(slot), NodeKind::Const(Value::Number(x)))
+                        if !matches!(op, ast::BinOp::And | ast::BinOp::Or) =>
+                    {
+                        NodeKind::LocalNum(*op, *slot, *x, a.span)
+                    }
+                    _ => NodeKind::Binary(*op, Box::new(a), Box::new(b)),
+                }
             }
             ExprKind::If(cond, then, els) => {
                 let cond = self.expr(cond);
