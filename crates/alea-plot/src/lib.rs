@@ -27,8 +27,10 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod dist;
 mod svg;
 mod terminal;
 
+pub use dist::{DistChart, DistSeries};
 pub use svg::{Chart, ChartKind, Series};
 pub use terminal::terminal_bars;

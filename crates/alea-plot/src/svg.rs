@@ -38,7 +38,7 @@ pub struct Chart {
 }
 
 /// A colour-blind-safe palette (Okabe–Ito), cycled for more series.
-const PALETTE: [&str; 8] = [
+pub(crate) const PALETTE: [&str; 8] = [
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
 ];
 
@@ -209,7 +209,7 @@ impl Chart {
 }
 
 /// A "nice" tick step (1, 2 or 5 times a power of ten) and the axis top for values up to `max`.
-fn nice_scale(max: f64) -> (f64, f64) {
+pub(crate) fn nice_scale(max: f64) -> (f64, f64) {
     if !(max.is_finite() && max > 0.0) {
         return (1.0, 1.0);
     }
@@ -224,7 +224,7 @@ fn nice_scale(max: f64) -> (f64, f64) {
 }
 
 /// Coordinates with at most two decimals and no trailing zeros: stable and compact.
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     let s = format!("{x:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -234,7 +234,7 @@ fn num(x: f64) -> String {
     }
 }
 
-fn tick_label(v: f64, step: f64) -> String {
+pub(crate) fn tick_label(v: f64, step: f64) -> String {
     let decimals = if step >= 1.0 {
         0
     } else {
@@ -243,12 +243,12 @@ fn tick_label(v: f64, step: f64) -> String {
     format!("{v:.decimals$}")
 }
 
-fn value_label(v: f64) -> String {
+pub(crate) fn value_label(v: f64) -> String {
     let s = format!("{v:.6}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
