@@ -432,6 +432,15 @@ fn budget_errors_name_the_construct() {
     assert!(e.contains("calc limit in 'd'"), "{e}");
     let e = run_with("count 100000000#d6", &CalcOptions::default()).unwrap_err();
     assert!(e.contains("longer than the limit"), "{e}");
+    // Endless loops end in an error, deterministic or not.
+    let e = run_with("while x=1 do x", &CalcOptions::default()).unwrap_err();
+    assert!(e.contains("'while' path longer than 100000 pieces"), "{e}");
+    let few = CalcOptions {
+        max_steps: 20_000_000,
+        ..CalcOptions::default()
+    };
+    let e = run_with("count (while x = d6 do x)", &few).unwrap_err();
+    assert!(e.contains("calc limit in 'while'"), "{e}");
 }
 
 const FIBONACCI: &str = "let n = 20 in

@@ -26,7 +26,12 @@ impl Dist<i64> {
             let off = (*a as i128 - amin as i128) as usize;
             for (b, wb) in other.iter() {
                 let j = off + (*b as i128 - bmin as i128) as usize;
-                acc[j].add_assign(&wa.mul(wb));
+                if *wb == Weight::ONE {
+                    // Fair dice: no multiplication (and no big-integer allocation).
+                    acc[j].add_assign(wa);
+                } else {
+                    acc[j].add_assign(&wa.mul(wb));
+                }
             }
         }
         let mut items = Vec::new();
@@ -41,9 +46,18 @@ impl Dist<i64> {
         Ok(Dist::from_pairs_with_total(items, total))
     }
 
-    /// The distribution of the sum of `n` independent copies of X (`n = 0` gives 0), by
-    /// repeated squaring: `O(log n)` convolutions.
+    /// The distribution of the sum of `n` independent copies of X (`n = 0` gives 0): one die
+    /// at a time for small dice, by repeated squaring (`O(log n)` convolutions) otherwise.
     pub fn sum_iid(&self, n: u32, budget: &mut Budget) -> Result<Dist<i64>, ProbError> {
+        if self.len() <= 16 {
+            // A small die: adding one die at a time costs about n²·len² additions, far less
+            // than squaring, whose last step multiplies two (n·len)-outcome halves.
+            let mut result = Dist::certain(0i64);
+            for _ in 0..n {
+                result = result.convolve(self, budget)?;
+            }
+            return Ok(result);
+        }
         let mut result = Dist::certain(0i64);
         let mut base = self.clone();
         let mut e = n;

@@ -58,7 +58,7 @@ impl Default for CalcOptions {
     fn default() -> CalcOptions {
         CalcOptions {
             threshold: 1e-6,
-            max_steps: 2_000_000_000,
+            max_steps: 500_000_000,
             max_outcomes: 10_000_000,
         }
     }

@@ -233,6 +233,10 @@ impl Calc {
                     }
                 }
                 for child in children(pieces, &path.acc, ordered) {
+                    // Copying the accumulated list is the cost of a long path.
+                    self.budget
+                        .burn(child.acc.len() as u64, "while")
+                        .map_err(limit(e.span, "while"))?;
                     *next_level.entry(child).or_default() += &mult;
                 }
                 self.budget
