@@ -104,7 +104,7 @@ while IFS=$'\t' read -r program expr; do
     ratio="-"
     if [[ "$expr" != "-" ]]; then
         ice=$("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
-        ratio=$(python3 -c "print(f'{$ice / $alea:.2g}×')")
+        ratio=$(python3 -c "r = $ice / $alea; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
     fi
     cli="n/a"
     if [[ $alea_cli_ok -eq 1 ]]; then cli=$(whole "$ALEA_BIN" "$program"); cli=$(fmt "$cli"); fi
