@@ -253,6 +253,8 @@ fn vector_40_41_runtime_errors() {
     );
     // Unreachable branches do not count.
     weights("if () then 1/0 else 2", 2, &[1], 1);
+    weights("count ((d2 - 2)#(1/0))", 0, &[1], 1);
+    assert_eq!(err("count ((d2 - 1)#(1/0))"), "1:19: division by zero");
 }
 
 #[test]

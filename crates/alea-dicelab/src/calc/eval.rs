@@ -366,6 +366,13 @@ impl Calc {
         ordered: bool,
     ) -> R<Repr> {
         let n = self.scalar(count, &|| "left operand of '#'".to_string())?;
+        if n.outcomes().all(|(k, _)| *k <= 0) {
+            // The body is never evaluated, so its errors are unreachable (`0#(1/0)` is `()`).
+            return Ok(Repr::Dist(n.map(|(_, cut)| Val {
+                items: vec![],
+                cut: *cut,
+            })));
+        }
         let b = self.dist(body, ordered)?;
         let die: Option<Dist<i32>> =
             if !ordered && b.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) {
