@@ -1,6 +1,6 @@
 #![no_main]
-//! Fuzz target for dicelab: the parser, the tree printer and the roller must never panic,
-//! whatever the input (limits end in diagnostics).
+//! Fuzz target for dicelab: the parser, the tree printer, the roller and the exact engine must
+//! never panic, whatever the input (limits end in diagnostics).
 
 use alea_core::{Rng, SourceFile};
 use libfuzzer_sys::fuzz_target;
@@ -20,6 +20,13 @@ fuzz_target!(|data: &[u8]| {
         for statement in &program.statements {
             let _ = alea_dicelab::print_tree(&statement.expr);
             let _ = roller.roll(statement, &mut rng);
+            // A small budget: the fuzzer looks for panics, not for slow but bounded programs.
+            let options = alea_dicelab::calc::CalcOptions {
+                max_steps: 200_000,
+                max_outcomes: 10_000,
+                ..Default::default()
+            };
+            let _ = alea_dicelab::calc::calculate(statement, &options);
         }
     });
 });
