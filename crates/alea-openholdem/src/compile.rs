@@ -154,6 +154,41 @@ impl KOp {
     }
 }
 
+/// Jump threading on the fast code: a kept-false value that lands on another "jump if false,
+/// keep" jumps straight to its target (likewise for true, and for plain jumps), as happens in
+/// chains like `!a && b && c` once the 0/1 conversions between them are gone.
+fn thread_jumps(code: &mut [Instr]) {
+    for i in 0..code.len() {
+        let mut hops = 0;
+        while let Some(next) = match (code[i], code.get(target_of(code[i]) as usize)) {
+            (Instr::JumpIfFalseKeep(_), Some(&Instr::JumpIfFalseKeep(t)))
+            | (Instr::JumpIfTrueKeep(_), Some(&Instr::JumpIfTrueKeep(t)))
+            | (Instr::Jump(_), Some(&Instr::Jump(t))) => Some(t),
+            _ => None,
+        } {
+            hops += 1;
+            if hops > 64 {
+                break;
+            }
+            if let Instr::JumpIfFalseKeep(t) | Instr::JumpIfTrueKeep(t) | Instr::Jump(t) =
+                &mut code[i]
+            {
+                *t = next;
+            }
+        }
+    }
+}
+
+fn target_of(i: Instr) -> u32 {
+    match i {
+        Instr::JumpIfFalseKeep(t)
+        | Instr::JumpIfTrueKeep(t)
+        | Instr::JumpIfFalsePop(t)
+        | Instr::Jump(t) => t,
+        _ => u32::MAX,
+    }
+}
+
 /// The fused form of `op` with the literal right operand `k`, if there is one.
 fn fused(op: BinOp, k: f64) -> Option<Instr> {
     Some(match op {
@@ -436,6 +471,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         b.deps.push(Vec::new());
         b.generate(i as u32);
     }
+    thread_jumps(&mut b.code);
     b.diags.truncate(diag_len);
     b.memory_reads.truncate(reads_len);
     b.deps = deps;
