@@ -374,3 +374,29 @@ fn t5_long_run_of_duplicate_history() {
     assert_eq!(e.gaps[0].distribution, vec![r("1/2"), r("1/2")]);
     assert_eq!(e.gaps[0].max_gap, Some(1));
 }
+
+/// Several closed classes (spec §8): each weighted by its entry probability. With `starting
+/// empty` the first three cards of `I,I,J,J with 3 history` fix one of six cyclic orders; four
+/// of them keep the two I's together (repeat 1/2), two alternate (repeat 0).
+#[test]
+fn several_recurrent_classes_are_weighted_by_entry() {
+    let e = exact_of("I,I,J,J with 3 history starting empty");
+    assert_eq!(e.repeat_probability, r("1/3"));
+    assert_eq!(e.gaps[0].distribution, vec![r("1/3"), r("1/3"), r("1/3")]);
+    assert_eq!(e.gaps[0].max_gap, Some(2));
+    // The default start picks the list's own cyclic order.
+    assert_eq!(
+        exact_of("I,I,J,J with 3 history").repeat_probability,
+        r("1/2")
+    );
+    assert_eq!(
+        exact_of("I,J,I,J with 3 history").repeat_probability,
+        Ratio::zero()
+    );
+    let e = exact_of("sequence of I,I,J first J");
+    assert_eq!(e.frequency, vec![r("2/3"), r("1/3")]);
+    assert_eq!(
+        e.gaps[1].distribution,
+        vec![Ratio::zero(), Ratio::zero(), Ratio::one()]
+    );
+}

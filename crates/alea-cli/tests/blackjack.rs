@@ -441,3 +441,29 @@ fn shell_words(s: &str) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn repl_reads_specs_and_commands() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["repl", "blackjack"])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"S,Z with 1 history\n:n 4\nbag of I\n:exact S,Z\nI J\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = stdout(&o);
+    assert!(text.contains("S Z S Z S Z"), "{text}");
+    assert!(text.contains("\nI I I I\n"), "{text}");
+    assert!(text.contains("repeat probability: 1/2"), "{text}");
+    assert!(text.contains("error[E01]"), "{text}");
+}
