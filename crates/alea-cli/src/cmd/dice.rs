@@ -6,7 +6,12 @@
 
 use crate::common::{self, Repl, ReplStep};
 use alea_core::{Diagnostic, RenderOptions, Rng, SourceFile};
+use alea_dicelab::calc::{CalcOptions, CalcResult};
 use alea_dicelab::{Histogram, Roller, Statement};
+
+#[path = "dice_report.rs"]
+mod report;
+pub use report::{Analysis, Percentile, TableStyle};
 use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
@@ -89,20 +94,19 @@ pub fn os_seed() -> u64 {
     h.finish()
 }
 
-// ==== CALC HOOK (exact distributions, the next issue) ====================================
-// The one place where `-c` is answered. It returns the calc lines of a statement in 0.7's
-// format, or the error to report. Until the exact engine in `alea_dicelab::calc` lands it
-// reports that calc is not implemented yet.
-/// The calc output of `statement` with `while` threshold `threshold`.
+// ==== CALC HOOK: the one place where `-c` is answered ====================================
+/// The exact distribution of `statement` (dicelab.md §5) with `while` threshold `threshold`
+/// (the f32 of `-t`), or the error to report: a runtime error reachable with p > 0, a result
+/// that is a list, or a budget error naming the construct that blew up.
 pub fn calc_statement(
     statement: &Statement,
     threshold: f32,
-) -> Result<Vec<(Option<i32>, f64)>, Box<Diagnostic>> {
-    let _ = threshold;
-    Err(Box::new(
-        Diagnostic::error("--calc is not implemented yet (exact distributions come next)")
-            .with_span(alea_core::Span::point(statement.span.start as usize)),
-    ))
+) -> Result<CalcResult, Box<Diagnostic>> {
+    let options = CalcOptions {
+        threshold,
+        ..CalcOptions::default()
+    };
+    alea_dicelab::calc::calculate(statement, &options).map_err(Box::new)
 }
 // ==== end of CALC HOOK ======================================================================
 
@@ -175,14 +179,7 @@ impl Session {
         }
         if calc {
             match calc_statement(statement, self.opts.threshold) {
-                Ok(outcomes) => {
-                    for (v, p) in outcomes {
-                        match v {
-                            None => writeln!(out, " ()\t{p:.6}\t")?,
-                            Some(v) => writeln!(out, "{v:>3}\t{p:.6}\t")?,
-                        }
-                    }
-                }
+                Ok(result) => out.write_all(result.render_dicelab(false).as_bytes())?,
                 Err(d) => return self.runtime_error(file, &d, out),
             }
         }
@@ -360,7 +357,8 @@ fn run_interactive(opts: DicelabOptions) -> u8 {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The program (statements separated by `;`); read from `-f FILE` or stdin when absent.
-    pub program: Option<String>,
+    /// Several programs only with --compare.
+    pub programs: Vec<String>,
     /// Read the program from FILE.
     #[arg(short, long, value_name = "FILE")]
     pub file: Option<String>,
@@ -373,22 +371,31 @@ pub struct Args {
     /// Number of rolls for --eval.
     #[arg(short = 'n', long, value_name = "N")]
     pub count: Option<u64>,
-    /// Exact distribution (the default mode once the exact engine lands).
+    /// Exact distribution (the default mode).
     #[arg(short, long)]
     pub calc: bool,
     /// Print the parse tree.
     #[arg(short = 'p', long)]
     pub print_tree: bool,
-    /// `while` threshold for --calc.
+    /// `while` threshold for --calc: paths less likely than T are not extended.
     #[arg(short, long, value_name = "T", default_value_t = 1e-6)]
     pub threshold: f32,
     /// Seed of the random generator (rolls and simulations are reproducible).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Exact probabilities as reduced fractions (an `exact` column, and in JSON).
+    #[arg(long)]
+    pub exact: bool,
     /// One JSON object per statement (JSON Lines).
     #[arg(long)]
     pub json: bool,
-    /// Percentiles to report (comma-separated).
+    /// Write an SVG chart of the distribution to FILE (one statement, or all with --compare).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
+    /// Compare the distributions of every statement (of every PROGRAM) side by side.
+    #[arg(long)]
+    pub compare: bool,
+    /// Percentiles to report (comma-separated, 0 to 100).
     #[arg(long, value_name = "LIST", default_value = "5,25,50,75,95")]
     pub percentiles: String,
     /// No bars in the table.
@@ -402,30 +409,32 @@ pub struct Args {
     pub width: usize,
 }
 
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("alea dice: {msg}");
+    ExitCode::from(EXIT_USAGE)
+}
+
 /// Runs `alea dice`.
 pub fn run(args: Args) -> ExitCode {
-    let file = match (&args.program, &args.file) {
-        (Some(p), None) => SourceFile::new("<expr>", p.clone()),
-        (None, Some(path)) => match common::read_source(path) {
-            Ok(f) => f,
-            Err(msg) => {
-                eprintln!("alea dice: {msg}");
-                return ExitCode::from(EXIT_USAGE);
-            }
+    let files: Vec<SourceFile> = match (args.programs.as_slice(), &args.file) {
+        ([], path) => match common::read_source(path.as_deref().unwrap_or("-")) {
+            Ok(f) => vec![f],
+            Err(msg) => return usage_error(&msg),
         },
-        (None, None) => match common::read_source("-") {
-            Ok(f) => f,
-            Err(msg) => {
-                eprintln!("alea dice: {msg}");
-                return ExitCode::from(EXIT_USAGE);
-            }
-        },
-        (Some(_), Some(_)) => {
-            eprintln!("alea dice: give either a PROGRAM or -f FILE, not both");
-            return ExitCode::from(EXIT_USAGE);
+        (_, Some(_)) => return usage_error("give either a PROGRAM or -f FILE, not both"),
+        ([p], None) => vec![SourceFile::new("<expr>", p.clone())],
+        (ps, None) if args.compare => ps
+            .iter()
+            .enumerate()
+            .map(|(i, p)| SourceFile::new(format!("<expr {}>", i + 1), p.clone()))
+            .collect(),
+        (_, None) => {
+            return usage_error(
+                "several PROGRAMs need --compare (or separate the statements with ';')",
+            );
         }
     };
-    let code = alea_dicelab::with_big_stack(move || run_report(&args, &file));
+    let code = alea_dicelab::with_big_stack(move || run_report(&args, &files));
     ExitCode::from(code)
 }
 
@@ -564,153 +573,58 @@ fn mean_of(h: &Histogram) -> f64 {
         / n as f64
 }
 
-/// One row of a distribution: `None` is the empty outcome `()`.
-pub type Outcome = (Option<i32>, f64);
-
-/// How `alea dice` prints a distribution.
-#[derive(Clone, Debug)]
-pub struct TableStyle {
-    /// Draw bars.
-    pub bars: bool,
-    /// `#` bars instead of block characters.
-    pub ascii: bool,
-    /// Width of the longest bar.
-    pub width: usize,
-    /// Percentiles to report.
-    pub percentiles: Vec<f64>,
+/// dicelab's `-t` bounds (dicelab.md §7), with its messages.
+fn adjust_threshold(t: f32) -> f32 {
+    if t.is_nan() || t < f32::MIN_POSITIVE {
+        eprintln!("Value for --threshold too low, adjusted");
+        f32::MIN_POSITIVE
+    } else if t > 0.01 {
+        eprintln!("Value for --threshold too high, adjusted to 0.010000");
+        0.01
+    } else {
+        t
+    }
 }
 
-fn bar(p: f64, p_max: f64, style: &TableStyle) -> String {
-    if p_max <= 0.0 {
-        return String::new();
-    }
-    let eighths = (p / p_max * style.width as f64 * 8.0).round() as usize;
-    if style.ascii {
-        return "#".repeat(eighths / 8);
-    }
-    let mut s = "\u{2588}".repeat(eighths / 8);
-    // U+2589..U+258F are 7/8 down to 1/8.
-    if !eighths.is_multiple_of(8) {
-        s.push(char::from_u32(0x2590 - (eighths % 8) as u32).unwrap_or('#'));
-    }
-    s
-}
-
-/// Mean and sd of the numeric outcomes (conditional on a numeric result).
-pub fn moments(outcomes: &[Outcome]) -> Option<(f64, f64)> {
-    let total: f64 = outcomes.iter().filter(|o| o.0.is_some()).map(|o| o.1).sum();
-    if total <= 0.0 {
-        return None;
-    }
-    let mean = outcomes
-        .iter()
-        .filter_map(|&(v, p)| v.map(|v| f64::from(v) * p))
-        .sum::<f64>()
-        / total;
-    let ex2 = outcomes
-        .iter()
-        .filter_map(|&(v, p)| v.map(|v| f64::from(v) * f64::from(v) * p))
-        .sum::<f64>()
-        / total;
-    Some((mean, (ex2 - mean * mean).max(0.0).sqrt()))
-}
-
-/// The table of dicelab.md §8: value, probability, at least, at most, bar; then the footer.
-pub fn render_table(outcomes: &[Outcome], style: &TableStyle) -> String {
-    let p_max = outcomes.iter().map(|o| o.1).fold(0.0, f64::max);
-    let numeric: f64 = outcomes.iter().filter(|o| o.0.is_some()).map(|o| o.1).sum();
-    let mut s = format!(
-        "{:>7} {:>12} {:>9} {:>9}\n",
-        "value", "probability", "at least", "at most"
-    );
-    let mut below = 0.0;
-    for &(v, p) in outcomes {
-        let (value, least, most) = match v {
-            None => ("()".to_string(), "-".to_string(), "-".to_string()),
-            Some(v) => {
-                let least = (numeric - below) / numeric;
-                below += p;
-                let most = below / numeric;
-                (v.to_string(), format!("{least:.6}"), format!("{most:.6}"))
-            }
-        };
-        s.push_str(&format!("{value:>7} {p:>12.6} {least:>9} {most:>9}"));
-        if style.bars {
-            s.push(' ');
-            s.push_str(&bar(p, p_max, style));
-        }
-        s.push('\n');
-    }
-    if let Some((mean, sd)) = moments(outcomes) {
-        let nums: Vec<i32> = outcomes.iter().filter_map(|o| o.0).collect();
-        let min = nums.iter().min().copied().unwrap_or(0);
-        let max = nums.iter().max().copied().unwrap_or(0);
-        s.push_str(&format!(
-            "mean {mean:.6}  sd {sd:.6}  min {min}  max {max}\n"
-        ));
-        let mut parts = Vec::new();
-        for &q in &style.percentiles {
-            let mut acc = 0.0;
-            let hit = outcomes.iter().filter(|o| o.0.is_some()).find(|o| {
-                acc += o.1;
-                acc / numeric >= q / 100.0 - 1e-12
-            });
-            if let Some(&(Some(v), _)) = hit {
-                parts.push(format!("p{q}: {v}"));
-            }
-        }
-        if !parts.is_empty() {
-            s.push_str(&parts.join("  "));
-            s.push('\n');
-        }
-    }
-    if let Some(&(None, p)) = outcomes.first() {
-        s.push_str(&format!("P(()) = {p:.6}\n"));
-    }
-    s
-}
-
-fn json_error(program: &str, file: &SourceFile, d: &Diagnostic) -> String {
-    let (line, column) = d.line_col(file).unwrap_or((0, 0));
-    serde_json::json!({
-        "program": program,
-        "error": {"message": d.message, "line": line, "column": column}
-    })
-    .to_string()
-}
-
-fn histogram_outcomes(h: &Histogram) -> Vec<Outcome> {
-    let n = h.rolls as f64;
-    let mut v = Vec::new();
-    if h.empty > 0 {
-        v.push((None, h.empty as f64 / n));
-    }
-    v.extend(h.counts.iter().map(|(&k, &c)| (Some(k), c as f64 / n)));
-    v
-}
-
-/// `alea dice`: runs every statement in the requested modes; returns the exit status.
-fn run_report(args: &Args, file: &SourceFile) -> u8 {
+/// `alea dice`: checks every program, then runs every statement in the requested modes;
+/// returns the exit status.
+fn run_report(args: &Args, files: &[SourceFile]) -> u8 {
+    let threshold = adjust_threshold(args.threshold);
     let mut session = Session::new(DicelabOptions {
         seed: args.seed,
-        threshold: args.threshold,
+        threshold,
         ..DicelabOptions::default()
     });
-    let (program, diagnostics) = alea_dicelab::parse(file);
-    if !diagnostics.is_empty() {
+    let mut statements = Vec::new();
+    for file in files {
+        let (program, diagnostics) = alea_dicelab::parse(file);
         session.syntax_errors(file, &diagnostics);
+        statements.extend(program.statements.into_iter().map(|s| (file, s)));
+    }
+    if session.status != 0 {
         return session.status;
+    }
+    let percentiles = match report::parse_percentiles(&args.percentiles) {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("alea dice: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    if args.plot.is_some() && statements.len() > 1 && !args.compare {
+        eprintln!(
+            "alea dice: --plot draws one statement, and there are {} (use --compare to \
+             overlay them)",
+            statements.len()
+        );
+        return EXIT_USAGE;
     }
     let style = TableStyle {
         bars: !args.no_bars,
         ascii: args.ascii,
         width: args.width.clamp(1, 1000),
-        percentiles: args
-            .percentiles
-            .split(',')
-            .filter_map(|p| p.trim().parse::<f64>().ok())
-            .filter(|p| (0.0..=100.0).contains(p))
-            .collect(),
+        exact: args.exact,
+        percentiles,
     };
     let rolls = args
         .count
@@ -719,9 +633,11 @@ fn run_report(args: &Args, file: &SourceFile) -> u8 {
         .clamp(1, 100_000_000);
     let want_eval = args.eval.is_some() || (args.count.is_some() && !args.roll);
     let want_calc = args.calc || !(args.roll || want_eval || args.print_tree);
+    // The distributions drawn by --plot and compared by --compare: calc's when asked for.
+    let mut charted: Vec<Analysis> = Vec::new();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    for statement in &program.statements {
+    for (file, statement) in &statements {
         let text = file.slice(statement.span).trim().to_string();
         if args.print_tree {
             let _ = out.write_all(alea_dicelab::print_tree(&statement.expr).as_bytes());
@@ -742,30 +658,66 @@ fn run_report(args: &Args, file: &SourceFile) -> u8 {
                 Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
             }
         }
-        let mut eval_now = want_eval;
         if want_calc {
-            match calc_statement(statement, args.threshold) {
-                Ok(outcomes) => print_distribution(args, &text, &outcomes, None, &style, &mut out),
-                Err(d) if d.message.contains("not implemented yet") && !args.calc => {
-                    // Until the exact engine lands, the default mode simulates.
-                    eval_now = true;
+            match calc_statement(statement, threshold) {
+                Ok(result) => {
+                    let a = Analysis::exact(&text, result, threshold);
+                    show(args, &a, None, &style, &mut out);
+                    charted.push(a);
                 }
                 Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
             }
         }
-        if eval_now {
+        if want_eval {
             let seed = session.rng.next_u64();
             match alea_dicelab::eval(statement, rolls, seed) {
                 Ok(h) => {
-                    let outcomes = histogram_outcomes(&h);
-                    print_distribution(args, &text, &outcomes, Some(&h), &style, &mut out);
+                    let a = Analysis::sampled(&text, h);
+                    show(args, &a, Some(rolls), &style, &mut out);
+                    if !want_calc {
+                        charted.push(a);
+                    }
                 }
                 Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
             }
         }
     }
+    if args.compare && !args.json && !charted.is_empty() {
+        let _ = out.write_all(report::compare_table(&charted, args.exact).as_bytes());
+    }
+    if let Some(path) = &args.plot {
+        let svg = match charted.as_slice() {
+            [] => None,
+            [one] if !args.compare => Some(report::plot_one(one)),
+            all => Some(report::plot_compare(all)),
+        };
+        if let Some(svg) = svg
+            && let Err(e) = std::fs::write(path, svg)
+        {
+            let _ = out.flush();
+            eprintln!("alea dice: cannot write {path}: {e}");
+            session.fail(EXIT_USAGE);
+        }
+    }
     let _ = out.flush();
     session.status
+}
+
+/// Prints one distribution: a JSON line, or (unless --compare prints one table for all) the
+/// program, the table and the footer.
+fn show(args: &Args, a: &Analysis, rolls: Option<u64>, style: &TableStyle, out: &mut dyn Write) {
+    if args.json {
+        let _ = writeln!(out, "{}", a.json(args.exact));
+        return;
+    }
+    if args.compare {
+        return;
+    }
+    let _ = match rolls {
+        Some(n) => writeln!(out, "{}  ({n} rolls)", a.program),
+        None => writeln!(out, "{}", a.program),
+    };
+    let _ = out.write_all(a.table(style).as_bytes());
 }
 
 fn report_error(
@@ -777,55 +729,14 @@ fn report_error(
     out: &mut dyn Write,
 ) {
     if args.json {
-        let _ = writeln!(out, "{}", json_error(text, file, d));
+        let (line, column) = d.line_col(file).unwrap_or((0, 0));
+        let _ = writeln!(
+            out,
+            "{}",
+            alea_dicelab::calc::json_error(text, &d.message, line, column)
+        );
     }
     let _ = out.flush();
     eprint!("{}", render(file, d));
     session.fail(EXIT_RUNTIME);
-}
-
-fn print_distribution(
-    args: &Args,
-    text: &str,
-    outcomes: &[Outcome],
-    histogram: Option<&Histogram>,
-    style: &TableStyle,
-    out: &mut dyn Write,
-) {
-    let stats = moments(outcomes);
-    if args.json {
-        let mean = stats.map(|s| s.0);
-        let sd = stats.map(|s| s.1);
-        let line = match histogram {
-            Some(h) => {
-                let mut rows = Vec::new();
-                if h.empty > 0 {
-                    rows.push(serde_json::json!({"value": null, "count": h.empty,
-                        "probability": h.empty as f64 / h.rolls as f64}));
-                }
-                for (&v, &c) in &h.counts {
-                    rows.push(serde_json::json!({"value": v, "count": c,
-                        "probability": c as f64 / h.rolls as f64}));
-                }
-                serde_json::json!({"program": text, "rolls": h.rolls, "outcomes": rows,
-                    "mean": mean, "sd": sd})
-            }
-            None => {
-                let rows: Vec<_> = outcomes
-                    .iter()
-                    .map(|&(v, p)| serde_json::json!({"value": v, "probability": p}))
-                    .collect();
-                serde_json::json!({"program": text, "outcomes": rows, "mean": mean, "sd": sd,
-                    "truncated_mass": 0.0})
-            }
-        };
-        let _ = writeln!(out, "{line}");
-    } else {
-        if let Some(h) = histogram {
-            let _ = writeln!(out, "{text}  ({} rolls)", h.rolls);
-        } else {
-            let _ = writeln!(out, "{text}");
-        }
-        let _ = out.write_all(render_table(outcomes, style).as_bytes());
-    }
 }

@@ -1,0 +1,473 @@
+//! `alea dice`'s reports (dicelab.md §8): the table and its footer, JSON Lines, the SVG chart
+//! and `--compare`, for exact distributions (calc) and simulations (eval) alike.
+//!
+//! Both kinds become an [`Analysis`]: integer weights over a common total (exact
+//! probabilities for calc, roll counts for eval), so the cumulative columns, the moments and
+//! the percentiles are computed exactly from the same code.
+
+use alea_dicelab::Histogram;
+use alea_dicelab::calc::{CalcResult, Outcome};
+use alea_prob::{Dist, Moments, Ratio, Weight};
+use std::fmt::Write as _;
+
+/// How a table is drawn.
+#[derive(Clone, Debug)]
+pub struct TableStyle {
+    /// Draw bars.
+    pub bars: bool,
+    /// `#` bars instead of block characters.
+    pub ascii: bool,
+    /// Width of the longest bar.
+    pub width: usize,
+    /// Print the `exact` column and the fractions in the footer.
+    pub exact: bool,
+    /// Percentiles to report.
+    pub percentiles: Vec<Percentile>,
+}
+
+/// A percentile `p` = `numer / scale` per cent, as written by the user (`97.5`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Percentile {
+    /// The text given, used as the label (`p97.5`).
+    pub label: String,
+    numer: u128,
+    scale: u128,
+}
+
+impl Percentile {
+    /// Parses a decimal from 0 to 100 with at most 6 decimals.
+    pub fn parse(text: &str) -> Option<Percentile> {
+        let t = text.trim();
+        let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+        let ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if int.is_empty() && frac.is_empty() || !ok(int) || !ok(frac) || int.len() > 3 {
+            return None;
+        }
+        if frac.len() > 6 {
+            return None;
+        }
+        let scale = 10u128.pow(frac.len() as u32);
+        let numer = format!("{int}{frac}").parse::<u128>().unwrap_or(0);
+        (numer <= 100 * scale).then(|| Percentile {
+            label: t.to_string(),
+            numer,
+            scale,
+        })
+    }
+}
+
+/// Parses `--percentiles` (comma-separated; empty means none).
+pub fn parse_percentiles(list: &str) -> Result<Vec<Percentile>, String> {
+    list.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            Percentile::parse(s).ok_or_else(|| {
+                format!(
+                    "--percentiles: '{}' is not a number from 0 to 100",
+                    s.trim()
+                )
+            })
+        })
+        .collect()
+}
+
+/// The distribution of one statement, exact or sampled.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The trimmed statement text.
+    pub program: String,
+    /// Weights over a common total, `()` first.
+    pub dist: Dist<Outcome>,
+    /// P(a `while` was cut) (zero for simulations).
+    pub truncated: Ratio,
+    /// The `while` threshold in force.
+    pub threshold: f32,
+    /// The exact result (calc), for its JSON line.
+    calc: Option<CalcResult>,
+    /// The histogram (eval), for its JSON line.
+    histogram: Option<Histogram>,
+}
+
+impl Analysis {
+    /// An exact distribution.
+    pub fn exact(program: &str, result: CalcResult, threshold: f32) -> Analysis {
+        Analysis {
+            program: program.to_string(),
+            dist: result.distribution().clone(),
+            truncated: result.truncated_mass().clone(),
+            threshold,
+            calc: Some(result),
+            histogram: None,
+        }
+    }
+
+    /// A simulation's histogram.
+    pub fn sampled(program: &str, h: Histogram) -> Analysis {
+        let weights = std::iter::once((Outcome::Empty, Weight::from(h.empty))).chain(
+            h.counts
+                .iter()
+                .map(|(&v, &c)| (Outcome::Value(v), Weight::from(c))),
+        );
+        // A histogram has at least one roll, so some weight is positive.
+        let dist = Dist::from_weights(weights).unwrap_or_else(|_| Dist::certain(Outcome::Empty));
+        Analysis {
+            program: program.to_string(),
+            dist,
+            truncated: Ratio::zero(),
+            threshold: 0.0,
+            calc: None,
+            histogram: Some(h),
+        }
+    }
+
+    /// Mean and variance conditional on a numeric result.
+    pub fn moments(&self) -> Option<Moments> {
+        self.dist.moments(|o| o.value().map(i64::from))
+    }
+
+    fn numeric_total(&self) -> Weight {
+        self.dist.total().sub(&self.dist.weight(&Outcome::Empty))
+    }
+
+    /// P(()) exactly.
+    pub fn empty(&self) -> Ratio {
+        self.dist.probability(&Outcome::Empty)
+    }
+
+    /// The smallest v with P(X ≤ v | numeric) ≥ p, compared exactly.
+    pub fn percentile(&self, p: &Percentile) -> Option<i32> {
+        let numeric = self.numeric_total();
+        if numeric.is_zero() {
+            return None;
+        }
+        let target = numeric.mul(&Weight::from(p.numer));
+        let factor = Weight::from(100 * p.scale);
+        let mut acc = Weight::ZERO;
+        let mut last = None;
+        for (o, w) in self.dist.iter() {
+            if let Outcome::Value(v) = o {
+                acc.add_assign(w);
+                last = Some(*v);
+                if acc.mul(&factor) >= target {
+                    return Some(*v);
+                }
+            }
+        }
+        last
+    }
+
+    /// The table (value, probability, exact, at least, at most, bar) and its footer.
+    pub fn table(&self, style: &TableStyle) -> String {
+        let total = self.dist.total();
+        let numeric = self.numeric_total();
+        let p_max = self
+            .dist
+            .iter()
+            .map(|(_, w)| w)
+            .max()
+            .map_or(1.0, |w| Ratio::from_weights(w, total).to_f64());
+        struct Row {
+            value: String,
+            p: f64,
+            exact: String,
+            least: String,
+            most: String,
+        }
+        let mut rows = Vec::with_capacity(self.dist.len());
+        let mut below = Weight::ZERO;
+        for (o, w) in self.dist.iter() {
+            let ratio = Ratio::from_weights(w, total);
+            let (value, least, most) = match o {
+                Outcome::Empty => ("()".to_string(), "-".to_string(), "-".to_string()),
+                Outcome::Value(v) => {
+                    let least = Ratio::from_weights(&numeric.sub(&below), &numeric);
+                    below.add_assign(w);
+                    let most = Ratio::from_weights(&below, &numeric);
+                    (v.to_string(), least.to_fixed(6), most.to_fixed(6))
+                }
+            };
+            rows.push(Row {
+                value,
+                p: ratio.to_f64(),
+                exact: if style.exact {
+                    ratio.to_string()
+                } else {
+                    String::new()
+                },
+                least,
+                most,
+            });
+        }
+        let exact_w = rows.iter().map(|r| r.exact.len()).max().unwrap_or(0).max(5);
+        let mut s = format!("{:>7} {:>12}", "value", "probability");
+        if style.exact {
+            let _ = write!(s, " {:>exact_w$}", "exact");
+        }
+        s.push_str(&format!(" {:>9} {:>9}\n", "at least", "at most"));
+        for r in &rows {
+            let _ = write!(s, "{:>7} {:>12.6}", r.value, r.p);
+            if style.exact {
+                let _ = write!(s, " {:>exact_w$}", r.exact);
+            }
+            let _ = write!(s, " {:>9} {:>9}", r.least, r.most);
+            if style.bars {
+                s.push(' ');
+                s.push_str(&bar(r.p, p_max, style));
+            }
+            s.push('\n');
+        }
+        s.push_str(&self.footer(style));
+        s
+    }
+
+    /// mean, sd, min, max, percentiles, `P(())`, truncated mass.
+    pub fn footer(&self, style: &TableStyle) -> String {
+        let mut s = String::new();
+        if let Some(m) = self.moments() {
+            let nums: Vec<i32> = self.dist.outcomes().filter_map(|o| o.value()).collect();
+            let min = nums.first().copied().unwrap_or(0);
+            let max = nums.last().copied().unwrap_or(0);
+            let _ = writeln!(
+                s,
+                "mean {:.6}  sd {:.6}  min {min}  max {max}",
+                m.mean.to_f64(),
+                m.sd()
+            );
+            if style.exact {
+                let _ = writeln!(s, "mean = {}  variance = {}", m.mean, m.variance);
+            }
+            let parts: Vec<String> = style
+                .percentiles
+                .iter()
+                .filter_map(|p| self.percentile(p).map(|v| format!("p{}: {v}", p.label)))
+                .collect();
+            if !parts.is_empty() {
+                s.push_str(&parts.join("  "));
+                s.push('\n');
+            }
+        }
+        let empty = self.empty();
+        if empty != Ratio::zero() {
+            let _ = write!(s, "P(()) = {}", empty.to_fixed(6));
+            if style.exact {
+                let _ = write!(s, " = {empty}");
+            }
+            s.push('\n');
+        }
+        if self.truncated != Ratio::zero() {
+            let _ = write!(s, "truncated mass = {}", self.truncated.to_fixed(6));
+            if style.exact {
+                let _ = write!(s, " = {}", self.truncated);
+            }
+            let _ = writeln!(s, " (while threshold {})", self.threshold);
+        }
+        s
+    }
+
+    /// The JSON line (dicelab.md §8), without the newline.
+    pub fn json(&self, exact: bool) -> String {
+        if let Some(r) = &self.calc {
+            return r.to_json(&self.program, exact);
+        }
+        let Some(h) = &self.histogram else {
+            return String::new();
+        };
+        let n = h.rolls as f64;
+        let mut s = format!(
+            "{{\"program\":{},\"rolls\":{},\"outcomes\":[",
+            json_str(&self.program),
+            h.rolls
+        );
+        let rows = (h.empty > 0)
+            .then_some(("null".to_string(), h.empty))
+            .into_iter()
+            .chain(h.counts.iter().map(|(v, c)| (v.to_string(), *c)));
+        for (i, (v, c)) in rows.enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            let _ = write!(
+                s,
+                "{{\"value\":{v},\"count\":{c},\"probability\":{}}}",
+                json_f64(c as f64 / n)
+            );
+        }
+        s.push_str("],");
+        match self.moments() {
+            Some(m) => {
+                let _ = write!(
+                    s,
+                    "\"mean\":{},\"sd\":{}}}",
+                    json_f64(m.mean.to_f64()),
+                    json_f64(m.sd())
+                );
+            }
+            None => s.push_str("\"mean\":null,\"sd\":null}"),
+        }
+        s
+    }
+
+    /// The chart series of this distribution.
+    pub fn series(&self, name: String) -> alea_plot::DistSeries {
+        let total = self.dist.total();
+        alea_plot::DistSeries {
+            name,
+            empty: self.empty().to_f64(),
+            outcomes: self
+                .dist
+                .iter()
+                .filter_map(|(o, w)| {
+                    o.value()
+                        .map(|v| (v, Ratio::from_weights(w, total).to_f64()))
+                })
+                .collect(),
+        }
+    }
+
+    /// `mean M, sd S` (or `no numeric outcome`), for chart titles.
+    pub fn summary(&self) -> String {
+        match self.moments() {
+            Some(m) => format!("mean {}, sd {}", trim6(m.mean.to_f64()), trim6(m.sd())),
+            None => "no numeric outcome".to_string(),
+        }
+    }
+}
+
+/// A chart of one distribution: title = the statement, subtitle = mean and sd.
+pub fn plot_one(a: &Analysis) -> String {
+    alea_plot::DistChart {
+        title: a.program.clone(),
+        subtitle: a.summary(),
+        series: vec![a.series(String::new())],
+    }
+    .to_svg()
+}
+
+/// The overlaid chart of `--compare`.
+pub fn plot_compare(all: &[Analysis]) -> String {
+    alea_plot::DistChart {
+        title: format!("comparison of {} programs", all.len()),
+        subtitle: String::new(),
+        series: all
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a.series(format!("#{} {} ({})", i + 1, a.program, a.summary())))
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// The `--compare` table: one probability column per program over every value, then mean and
+/// sd rows. With `exact`, the columns hold fractions.
+pub fn compare_table(all: &[Analysis], exact: bool) -> String {
+    let mut s = String::new();
+    for (i, a) in all.iter().enumerate() {
+        let _ = writeln!(s, "#{} {}", i + 1, a.program);
+    }
+    let mut values: Vec<Outcome> = all
+        .iter()
+        .flat_map(|a| a.dist.outcomes().copied())
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    let cell = |a: &Analysis, o: &Outcome| -> String {
+        let p = a.dist.probability(o);
+        if exact { p.to_string() } else { p.to_fixed(6) }
+    };
+    let mut table: Vec<(String, Vec<String>)> = values
+        .iter()
+        .map(|o| {
+            let label = o.value().map_or("()".to_string(), |v| v.to_string());
+            (label, all.iter().map(|a| cell(a, o)).collect())
+        })
+        .collect();
+    let stat = |f: &dyn Fn(&Moments) -> String| -> Vec<String> {
+        all.iter()
+            .map(|a| a.moments().map_or("-".to_string(), |m| f(&m)))
+            .collect()
+    };
+    table.push(("mean".into(), stat(&|m| format!("{:.6}", m.mean.to_f64()))));
+    table.push(("sd".into(), stat(&|m| format!("{:.6}", m.sd()))));
+    let width = table
+        .iter()
+        .flat_map(|r| r.1.iter().map(String::len))
+        .max()
+        .unwrap_or(0)
+        .max(12);
+    let _ = write!(s, "{:>7}", "value");
+    for i in 0..all.len() {
+        let _ = write!(s, " {:>width$}", format!("#{}", i + 1));
+    }
+    s.push('\n');
+    for (label, cells) in table {
+        let _ = write!(s, "{label:>7}");
+        for c in cells {
+            let _ = write!(s, " {c:>width$}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn trim6(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+fn bar(p: f64, p_max: f64, style: &TableStyle) -> String {
+    if !(p_max > 0.0 && p > 0.0) {
+        return String::new();
+    }
+    let eighths = (p / p_max * style.width as f64 * 8.0).round() as usize;
+    if style.ascii {
+        return "#".repeat(eighths / 8);
+    }
+    let mut s = "\u{2588}".repeat(eighths / 8);
+    // U+2589..U+258F are 7/8 down to 1/8.
+    if !eighths.is_multiple_of(8) {
+        s.push(char::from_u32(0x2590 - (eighths % 8) as u32).unwrap_or('#'));
+    }
+    s
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn json_f64(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_parse_exactly() {
+        let p = Percentile::parse("97.5").expect("valid");
+        assert_eq!((p.numer, p.scale), (975, 10));
+        assert!(Percentile::parse("100").is_some() && Percentile::parse("0").is_some());
+        for bad in ["", ".", "101", "-1", "5%", "1e2", "50.0000001"] {
+            assert!(Percentile::parse(bad).is_none(), "{bad}");
+        }
+        assert_eq!(parse_percentiles(" 5, 50 ,").map(|v| v.len()), Ok(2));
+        assert!(parse_percentiles("5,x").is_err());
+    }
+
+    #[test]
+    fn bars_in_eighths_or_ascii() {
+        let mut style = TableStyle {
+            bars: true,
+            ascii: false,
+            width: 2,
+            exact: false,
+            percentiles: vec![],
+        };
+        assert_eq!(bar(1.0, 1.0, &style), "██");
+        assert_eq!(bar(1.0 / 16.0, 1.0, &style), "▏");
+        assert_eq!(bar(0.0, 1.0, &style), "");
+        style.ascii = true;
+        assert_eq!(bar(1.0, 1.0, &style), "##");
+    }
+}
