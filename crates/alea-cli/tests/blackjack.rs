@@ -467,3 +467,11 @@ fn repl_reads_specs_and_commands() {
     assert!(text.contains("repeat probability: 1/2"), "{text}");
     assert!(text.contains("error[E01]"), "{text}");
 }
+
+#[test]
+fn warnings_never_reject() {
+    let o = bj(&["1 bag of I,J", "--seed", "0", "-n", "3"]);
+    assert_eq!(status(&o), 0);
+    assert_eq!(stdout(&o).split_whitespace().count(), 3);
+    assert!(stderr(&o).starts_with("warning: '1 bag of L' is memoryless"));
+}

@@ -298,6 +298,15 @@ fn run_inner(args: Args) -> Result<(), Failure> {
             eprintln!("seed: {seed}");
         }
     };
+    if !args.json && !args.canonical {
+        for t in &targets {
+            if let Target::Spec(spec) = t {
+                for w in spec.warnings() {
+                    eprintln!("warning: {w}");
+                }
+            }
+        }
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let io_result = if args.compare {
