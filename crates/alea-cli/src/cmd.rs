@@ -4,4 +4,5 @@ pub mod blackjack;
 pub mod cards;
 pub mod dice;
 pub mod ezscript;
+pub mod ezsystem;
 pub mod holdem;

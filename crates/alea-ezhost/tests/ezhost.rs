@@ -91,6 +91,7 @@ fn check_the_example_and_a_broken_file() {
             "\"condition\": \"currentPlayerCount < was(currentPlayerCount)\"",
             "\"condition\": \"payouts.count\"",
         )
+        .replace("becameTrue(currentPlayerCount == 3)", "e = 3; was(e) == 3")
         .replace(
             "defaultPayoutPercentages(places)",
             "playersActive.map(func(p) { 1 })",
@@ -109,6 +110,12 @@ fn check_the_example_and_a_broken_file() {
     );
     assert!(
         joined.contains("alerts[3].tts: Unknown name nope"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains(
+            "alerts[3].condition: was() can only read tournament values; e is a local name"
+        ),
         "{joined}"
     );
     assert!(
@@ -134,4 +141,166 @@ fn check_the_example_and_a_broken_file() {
         )),
         "{joined}"
     );
+}
+
+/// Every ```` ```cases ```` and ```` ```simulate N ```` block of docs/ezscript-system.md.
+#[test]
+fn docs_examples() {
+    let doc = include_str!("../../../docs/ezscript-system.md");
+    let mut blocks = 0;
+    let mut rest = doc;
+    while let Some(start) = rest.find("```cases\n") {
+        let body = &rest[start + 9..];
+        let end = body.find("```").expect("closed block");
+        let failures = run_cases("docs/ezscript-system.md", &body[..end]);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        blocks += 1;
+        rest = &body[end + 3..];
+    }
+    assert!(blocks >= 6, "only {blocks} cases blocks");
+    let start = doc.find("```simulate ").expect("a simulate block");
+    let body = &doc[start + 12..];
+    let (n, body) = body.split_once('\n').unwrap();
+    let end = body.find("```").unwrap();
+    let expected: Vec<&str> = body[..end].lines().collect();
+    let report = session("en-US")
+        .simulate(n.trim().parse().unwrap())
+        .unwrap();
+    let lines: Vec<String> = report.firings.iter().map(|f| f.line()).collect();
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn field_kind_cases() {
+    let failures = run_cases("fields.ez", include_str!("cases/fields.ez"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn json_values_and_insertions() {
+    let s = session("en-US");
+    let out = s.eval(
+        Kind::Content,
+        Some(
+            "[4.toPlayer(), currentLevel, chips[1], chops, log.entries[0], 0 / 0, nextLevel.nope]",
+        ),
+        false,
+    );
+    assert!(!out.ok);
+    let out = s.eval(
+        Kind::Content,
+        Some("[4.toPlayer(), currentLevel, chips[1], log.entries[0], 0 / 0, highHandPlayer, previousX]"),
+        false,
+    );
+    assert_eq!(out.errors[0].diagnostic.message, "Unknown name previousX");
+    let out = s.eval(
+        Kind::Content,
+        Some("[4.toPlayer(), currentLevel, chips[1], log.entries[0], 0 / 0, 1.toTable()]"),
+        false,
+    );
+    assert_eq!(
+        out.to_json(),
+        serde_json::json!({"ok": true, "kind": "content", "text": "[Dana Whitfield, , 100, buyIn, NaN, Red]",
+            "errors": [],
+            "value": [{"$type": "Player", "id": 4}, {"$type": "Level", "index": 8},
+                {"$type": "Chip", "value": 100}, {"$type": "LogEntry", "index": 0}, "NaN",
+                {"$type": "Table", "id": 1}]})
+    );
+    let out = s.eval(
+        Kind::Content,
+        Some("a {{ 1 }} b {{ nope }} c {{ 2.x }}"),
+        true,
+    );
+    let insertions: Vec<Option<usize>> = out.errors.iter().map(|e| e.insertion).collect();
+    assert_eq!(insertions, [Some(1), Some(2)]);
+    assert_eq!(out.text, "a 1 b  c ");
+}
+
+#[test]
+fn the_file_is_never_changed() {
+    let s = session("en-US");
+    let before = format!("{:?}", s.state());
+    for src in [
+        "p = 4.toPlayer(); p.name = \"x\"",
+        "levels[0] = 1",
+        "chips[0].value += 1",
+    ] {
+        let out = s.eval(Kind::Content, Some(src), false);
+        assert_eq!(
+            out.errors[0].diagnostic.message, "Tournament values are read-only",
+            "{src}"
+        );
+    }
+    s.simulate(30).unwrap();
+    assert_eq!(format!("{:?}", s.state()), before);
+}
+
+#[test]
+fn invalid_data_names_the_json_path() {
+    let bad = TOURNAMENT.replacen(
+        "\"name\": \"Alice Brandt\"",
+        "\"name\": \"Alice Brandt\", \"chair\": 2",
+        1,
+    );
+    let err = alea_ezhost::Session::new(Some(&bad), options("en-US")).unwrap_err();
+    assert_eq!(err.to_string(), "players[0].chair: unknown key");
+    let mut o = options("en-US");
+    o.locale = "not a tag!".into();
+    assert!(alea_ezhost::Session::new(None, o).is_err());
+}
+
+#[test]
+fn other_locales_and_an_empty_tournament() {
+    let fr = session("fr-FR");
+    assert_eq!(
+        fr.eval(Kind::Content, Some("1250.toCurrencyString"), false)
+            .text,
+        "1\u{202f}250\u{a0}€"
+    );
+    let empty = alea_ezhost::Session::new(None, options("en-US")).unwrap();
+    let out = empty.eval(
+        Kind::Content,
+        Some("[players.count, payouts, title, now()]"),
+        false,
+    );
+    assert_eq!(out.text, "[0, [0, 0, 0], , 1753035300000]");
+    let out = empty.eval(Kind::Payout, None, false);
+    assert!(out.ok);
+    assert_eq!(out.value["fallback"], serde_json::json!(true));
+}
+
+mod rounding {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Payouts rounded to `payoutRoundTo` keep the total of the amounts (to whole units).
+        #[test]
+        fn payout_rounding_preserves_the_total(
+            cost in 1u32..500, players in 2usize..40, round_to in prop::sample::select(vec![1.0, 5.0, 10.0, 25.0]),
+            count in 1u32..20, adjustment in -100i32..100,
+        ) {
+            let ids: Vec<String> = (1..=players).map(|i| i.to_string()).collect();
+            let names: Vec<String> = (1..=players)
+                .map(|i| format!("{{\"id\": {i}, \"name\": \"P{i}\"}}"))
+                .collect();
+            let file = format!(
+                "{{\"settings\": {{\"buyInCost\": {cost}, \"payoutRoundTo\": {round_to}, \"payoutCount\": {count}, \"payoutAdjustment\": {adjustment}}},
+                  \"players\": [{}], \"log\": [{{\"type\": \"buyIn\", \"dt\": 0, \"players\": [{}]}}],
+                  \"clock\": {{\"now\": 1000}}}}",
+                names.join(","), ids.join(",")
+            );
+            let s = alea_ezhost::Session::new(Some(&file), options("en-US")).unwrap();
+            let out = s.eval(Kind::Payout, None, false);
+            let amounts: Vec<f64> = out.value["amounts"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let payouts: Vec<f64> = out.value["payouts"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let units: f64 = payouts.iter().map(|p| p / round_to).sum();
+            let expected = (amounts.iter().sum::<f64>() / round_to).round();
+            prop_assert!((units - expected).abs() < 1e-6, "{amounts:?} → {payouts:?}");
+            for p in &payouts {
+                prop_assert!((p / round_to - (p / round_to).round()).abs() < 1e-9);
+            }
+        }
+    }
 }

@@ -1,0 +1,258 @@
+//! The system options of `alea ezscript` (ezscript.md §14): the tournament (`--data`), the
+//! locale and zone, now, the field kind, `--player`, `--simulate`; and `alea ez check FILE`.
+//!
+//! The language's own options (`-e`, FILE, `--template`, `--json`, `--fuel`) live in
+//! `ezscript.rs`, which flattens [`SystemArgs`] and hands the source to [`run_system`].
+
+use crate::common;
+use alea_core::{Diagnostic, RenderOptions, SourceFile};
+use alea_ezhost::{Kind, Options, Session, SessionError};
+use std::process::ExitCode;
+
+/// `--kind`: the field kind a source is evaluated as.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KindArg {
+    /// A content value (text); with `--template` a template.
+    #[default]
+    Content,
+    /// A content, row or column condition (true/false; empty = true).
+    Condition,
+    /// An alert condition, or with `--template` its TTS text.
+    Alert,
+    /// The payout script (without a source: the file's `settings.payoutScript`).
+    Payout,
+    /// The points formula (without a source: the file's `settings.pointsFormula`).
+    Points,
+}
+
+impl KindArg {
+    fn kind(self) -> Kind {
+        match self {
+            KindArg::Content => Kind::Content,
+            KindArg::Condition => Kind::Condition,
+            KindArg::Alert => Kind::Alert,
+            KindArg::Payout => Kind::Payout,
+            KindArg::Points => Kind::Points,
+        }
+    }
+}
+
+/// The system options of `alea ezscript` (flattened into its `Args`).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct SystemArgs {
+    /// Field kind: content, condition, alert, payout or points.
+    #[arg(long, value_enum, default_value_t = KindArg::Content)]
+    pub kind: KindArg,
+    /// Tournament file (JSON, tournament-data.md §3); default: an empty tournament.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<String>,
+    /// Locale (BCP 47, e.g. de-DE); default: LC_ALL, LANG, else en-US.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
+    /// Time zone (IANA name); overrides the file's clock.timeZone.
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
+    /// Now: ms since the epoch or RFC 3339; overrides the file's clock.now.
+    #[arg(long, value_name = "T")]
+    pub now: Option<String>,
+    /// Points: print only this player's points.
+    #[arg(long, value_name = "ID")]
+    pub player: Option<f64>,
+    /// Run the clock N seconds and print every alert firing.
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<u64>,
+}
+
+fn system_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
+}
+
+/// The host's zone: `TZ` when it names a zone, else UTC (the file's `clock.timeZone` and
+/// `--tz` take precedence).
+fn host_zone() -> String {
+    match std::env::var("TZ") {
+        Ok(z) if !z.trim().is_empty() && !z.starts_with(':') => z.trim().to_string(),
+        _ => "UTC".into(),
+    }
+}
+
+fn options(sys: &SystemArgs, fuel: Option<u64>) -> Result<Options, String> {
+    let locale = match &sys.locale {
+        Some(l) => l.clone(),
+        None => alea_ezhost::locale_from_env(
+            std::env::var("LC_ALL").ok().as_deref(),
+            std::env::var("LANG").ok().as_deref(),
+        ),
+    };
+    let host_time_zone = host_zone();
+    let now = match &sys.now {
+        None => None,
+        Some(t) => Some(match t.trim().parse::<f64>() {
+            Ok(ms) if ms.is_finite() => ms,
+            _ => {
+                let zone = sys.tz.clone().unwrap_or_else(|| host_time_zone.clone());
+                alea_ezhost::parse_time(t.trim(), &zone).map_err(|e| format!("--now: {e}"))?
+            }
+        }),
+    };
+    Ok(Options {
+        locale,
+        time_zone: sys.tz.clone(),
+        host_time_zone,
+        now,
+        host_now: system_now(),
+        fuel,
+        player: sys.player,
+    })
+}
+
+/// Builds the session; prints the error and gives exit status 2 on failure.
+fn session(data: Option<&SourceFile>, options: Options) -> Result<Session, ExitCode> {
+    match Session::new(data.map(SourceFile::text), options) {
+        Ok(s) => Ok(s),
+        Err(SessionError::Data(e)) => {
+            let file = data
+                .cloned()
+                .unwrap_or_else(|| SourceFile::new("<data>", ""));
+            let d = e.to_diagnostic(file.text());
+            common::eprint_diagnostics(&file, &[d], RenderOptions::single_caret());
+            Err(ExitCode::from(2))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Runs a source (`Some((name, text))`; `None` for `--kind payout|points` without a source,
+/// or `--simulate`) with the system options: prints the field's output (ezscript.md §14), the
+/// errors on stderr, and returns 0 (ok), 1 (a script failed) or 2 (usage error, invalid data).
+pub fn run_system(
+    source: Option<(String, String)>,
+    template: bool,
+    json: bool,
+    fuel: Option<u64>,
+    sys: &SystemArgs,
+) -> ExitCode {
+    let data = match &sys.data {
+        Some(path) => match common::read_source(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let options = match options(sys, fuel) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let session = match session(data.as_ref(), options) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Some(seconds) = sys.simulate {
+        return simulate(&session, seconds, json);
+    }
+    let kind = sys.kind.kind();
+    let settings = &session.state().data().settings;
+    let file = match (&source, kind) {
+        (Some((name, text)), _) => SourceFile::new(name.clone(), text.clone()),
+        (None, Kind::Payout) => SourceFile::new(
+            "settings.payoutScript",
+            settings.payout_script.clone().unwrap_or_default(),
+        ),
+        (None, Kind::Points) => SourceFile::new(
+            "settings.pointsFormula",
+            settings.points_formula.clone().unwrap_or_default(),
+        ),
+        (None, _) => {
+            eprintln!("error: give a script file, `-` for stdin, or -e SOURCE");
+            return ExitCode::from(2);
+        }
+    };
+    let out = session.eval(kind, source.as_ref().map(|(_, t)| t.as_str()), template);
+    if json {
+        println!("{}", out.to_json());
+    } else {
+        let diags: Vec<Diagnostic> = out.errors.iter().map(|e| e.diagnostic.clone()).collect();
+        common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
+        let content_script_failed = kind == Kind::Content && !template && !out.ok;
+        if !content_script_failed {
+            println!("{}", out.text);
+        }
+    }
+    if out.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn simulate(session: &Session, seconds: u64, json: bool) -> ExitCode {
+    let report = match session.simulate(seconds) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for f in &report.firings {
+        if json {
+            println!("{}", f.to_json());
+        } else {
+            println!("{}", f.line());
+        }
+    }
+    for e in &report.errors {
+        eprintln!(
+            "error: alert {:?} {} (tick {}): {}",
+            e.alert, e.field, e.tick, e.diagnostic.message
+        );
+    }
+    if report.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// `alea ez check FILE`: validates the tournament file and every script field in it (payout
+/// script, points formula, alert conditions and TTS texts), listing each failure with its
+/// position in the file. Exit 0 when all work, 1 when a script fails, 2 for an invalid file.
+pub fn run_check(path: &str) -> ExitCode {
+    let file = match common::read_source(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = match options(&SystemArgs::default(), None) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let session = match session(Some(&file), options) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let diags = session.check();
+    common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
+    if diags.is_empty() {
+        println!("{}: every script works", file.name());
+        ExitCode::SUCCESS
+    } else {
+        println!("{}: {} script error(s)", file.name(), diags.len());
+        ExitCode::from(1)
+    }
+}
