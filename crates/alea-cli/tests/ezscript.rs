@@ -82,6 +82,14 @@ fn templates() {
         "{}",
         out.stderr
     );
+    let out = alea(
+        &["ez", "--template", "--json", "-e", "A{{ 1 }}{{ nope }}"],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["text"], "A1");
+    assert_eq!(v["errors"][0]["insertion"], 1);
+    assert_eq!(v["errors"][0]["message"], "Unknown name nope");
 }
 
 #[test]

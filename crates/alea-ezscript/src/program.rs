@@ -206,6 +206,8 @@ pub struct Template {
     names: Vec<Rc<str>>,
     /// Syntax errors (an unclosed `{{` makes the whole template invalid).
     pub diagnostics: Vec<Diagnostic>,
+    /// For each of `diagnostics`, the 0-based insertion it belongs to (`None`: the template).
+    pub diagnostic_insertions: Vec<Option<usize>>,
     invalid: bool,
 }
 
@@ -216,6 +218,8 @@ pub struct Rendered {
     pub text: String,
     /// Every syntax and run-time error, in insertion order.
     pub errors: Vec<Diagnostic>,
+    /// For each of `errors`, the 0-based insertion it comes from (`None`: the whole template).
+    pub insertions: Vec<Option<usize>>,
 }
 
 impl Template {
@@ -227,10 +231,12 @@ impl Template {
             protos: Vec::new(),
             names: Vec::new(),
             diagnostics: Vec::new(),
+            diagnostic_insertions: Vec::new(),
             invalid: false,
         };
         if let Some(d) = too_long(src) {
             t.diagnostics.push(d);
+            t.diagnostic_insertions.push(None);
             t.invalid = true;
             return t;
         }
@@ -253,19 +259,29 @@ impl Template {
                     ))
                     .with_span(Span::new(open, open + 2)),
                 );
+                t.diagnostic_insertions.push(None);
                 t.invalid = true;
                 break;
             }
             let (ast, diags) = parse(src, tokens);
+            let index = t
+                .parts
+                .iter()
+                .filter(|p| matches!(p, Part::Insertion { .. }))
+                .count();
             let code = if diags.is_empty() {
                 let block = resolver.chunk(&ast);
                 if resolver.diags.is_empty() {
                     Some(block)
                 } else {
+                    t.diagnostic_insertions
+                        .extend(resolver.diags.iter().map(|_| Some(index)));
                     t.diagnostics.append(&mut resolver.diags);
                     None
                 }
             } else {
+                t.diagnostic_insertions
+                    .extend(diags.iter().map(|_| Some(index)));
                 t.diagnostics.extend(diags);
                 None
             };
@@ -288,10 +304,12 @@ impl Template {
     /// fails, yields nothing or yields `""` is empty; if all are empty the result is `""`.
     pub fn render(&self, env: &Env<'_>) -> Rendered {
         let mut errors = self.diagnostics.clone();
+        let mut insertions_of_errors = self.diagnostic_insertions.clone();
         if self.invalid {
             return Rendered {
                 text: String::new(),
                 errors,
+                insertions: insertions_of_errors,
             };
         }
         let mut it = Interp::new(
@@ -328,7 +346,10 @@ impl Template {
                                 text.push_str(&s);
                             }
                         }
-                        Err(e) => errors.push(e.to_diagnostic()),
+                        Err(e) => {
+                            errors.push(e.to_diagnostic());
+                            insertions_of_errors.push(Some(insertions - 1));
+                        }
                     }
                 }
             }
@@ -336,6 +357,10 @@ impl Template {
         if insertions > 0 && non_empty == 0 {
             text.clear();
         }
-        Rendered { text, errors }
+        Rendered {
+            text,
+            errors,
+            insertions: insertions_of_errors,
+        }
     }
 }

@@ -348,6 +348,12 @@ fn templates() {
     let t = Template::compile("x{{ 1 +* 2 }}y{{ 3 }}");
     let out = t.render(&env);
     assert_eq!(out.text, "xy3");
+    assert_eq!(out.insertions, vec![Some(0)]);
+    let out = Template::compile("{{ 1 }}{{ nope }}").render(&env);
+    assert_eq!(
+        (out.text.as_str(), out.insertions.clone()),
+        ("1", vec![Some(1)])
+    );
     assert!(
         out.errors[0]
             .message

@@ -73,7 +73,7 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
                 ok: out.errors.is_empty(),
                 json_value: serde_json::Value::String(out.text.clone()),
                 text: out.text,
-                errors: out.errors.into_iter().map(|d| (d, None)).collect(),
+                errors: out.errors.into_iter().zip(out.insertions).collect(),
             };
         }
         let program = match Program::compile(&src) {
