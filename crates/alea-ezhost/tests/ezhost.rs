@@ -304,3 +304,18 @@ mod rounding {
         }
     }
 }
+
+#[test]
+fn eval_many_matches_eval() {
+    let s = session("de-DE");
+    let fields = [
+        (Kind::Content, "Level {{ blindLevelNumber }}", true),
+        (Kind::Condition, "isBlindsLevel", false),
+        (Kind::Payout, "[1, 2]", false),
+    ];
+    let many = s.eval_many(&fields);
+    for (f, out) in fields.iter().zip(&many) {
+        assert_eq!(&s.eval(f.0, Some(f.1), f.2), out);
+    }
+    assert_eq!(many[0].text, "Level 7");
+}
