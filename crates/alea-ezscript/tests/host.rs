@@ -349,9 +349,9 @@ fn templates() {
     let out = t.render(&env);
     assert_eq!(out.text, "xy3");
     assert_eq!(out.insertions, vec![Some(0)]);
-    let out = Template::compile("{{ 1 }}{{ nope }}").render(&env);
+    let second = Template::compile("{{ 1 }}{{ nope }}").render(&env);
     assert_eq!(
-        (out.text.as_str(), out.insertions.clone()),
+        (second.text.as_str(), second.insertions.clone()),
         ("1", vec![Some(1)])
     );
     assert!(
