@@ -348,7 +348,7 @@ fn simulation_agrees_with_the_exact_distribution() {
         let seed = (100 + i).to_string();
         let eval = json(
             stdout(&alea(&[
-                "dice", "--json", "--seed", &seed, "-e", "-n", &rolls, program,
+                "dice", "--json", "--seed", &seed, "-e", "-n", rolls, program,
             ]))
             .trim(),
         );
