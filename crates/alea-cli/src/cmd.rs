@@ -6,3 +6,4 @@ pub mod dice;
 pub mod ezscript;
 pub mod ezsystem;
 pub mod holdem;
+pub mod serve;

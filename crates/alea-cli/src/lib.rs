@@ -12,3 +12,4 @@
 
 pub mod cmd;
 pub mod common;
+pub mod serve;

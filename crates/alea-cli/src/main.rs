@@ -30,6 +30,8 @@ enum Command {
     Ezscript(cmd::ezscript::Args),
     /// Cards: hand evaluation and equity.
     Cards(cmd::cards::Args),
+    /// The playground: one local web page for all four languages.
+    Serve(cmd::serve::Args),
     /// Interactive read-eval-print loop for one language.
     Repl {
         /// Which language.
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Holdem(a) => cmd::holdem::run(a),
         Command::Ezscript(a) => cmd::ezscript::run(a),
         Command::Cards(a) => cmd::cards::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Repl { language } => match language {
             Language::Dice => cmd::dice::repl(),
             Language::Blackjack => cmd::blackjack::repl(),

@@ -1,0 +1,400 @@
+// alea playground: plain JavaScript, no build step. Every computation is a POST to /api/….
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const pct = (p) => (p === null || p === undefined) ? "" : (100 * p).toFixed(p > 0 && p < 0.001 ? 4 : 2) + "%";
+const num = (x, d = 4) => (typeof x === "number") ? (Number.isInteger(x) ? String(x) : x.toFixed(d)) : (x === null || x === undefined ? "–" : String(x));
+
+async function api(path, body) {
+  const res = await fetch("/api/" + path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  let data;
+  try { data = await res.json(); } catch (e) { data = { ok: false, error: "HTTP " + res.status }; }
+  if (!res.ok && !data.error) data.error = "HTTP " + res.status;
+  return data;
+}
+
+// ---- the editor: line numbers, error spans underlined, errors listed and clickable ----------
+class Editor {
+  constructor(host, rows) {
+    host.className = "editor";
+    host.innerHTML = '<div class="gutter"></div><div class="area"><pre class="marks"></pre><textarea spellcheck="false" autocapitalize="off" autocomplete="off"></textarea></div>';
+    this.gutter = host.querySelector(".gutter");
+    this.marksEl = host.querySelector(".marks");
+    this.ta = host.querySelector("textarea");
+    this.ta.rows = rows || 6;
+    this.marks = [];
+    this.ta.addEventListener("input", () => { this.marks = []; this.render(); });
+    this.ta.addEventListener("scroll", () => this.sync());
+    this.render();
+  }
+  get value() { return this.ta.value; }
+  set value(v) { this.ta.value = v; this.marks = []; this.render(); }
+  // errors: [{line, column, end_line, end_column, severity}] (1-based, columns in characters)
+  mark(errors) { this.marks = (errors || []).filter((e) => e.line > 0); this.render(); }
+  offset(line, col) {
+    const lines = this.ta.value.split("\n");
+    let off = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) off += [...lines[i]].length + 1;
+    return off + col - 1; // in code points; fine for selection of BMP text
+  }
+  select(e) {
+    const a = this.offset(e.line, e.column);
+    let b = this.offset(e.end_line || e.line, e.end_column || e.column);
+    if (b <= a) b = a + 1;
+    this.ta.focus();
+    this.ta.setSelectionRange(a, b);
+  }
+  render() {
+    const text = this.ta.value;
+    const n = text.split("\n").length;
+    const bad = new Map(this.marks.map((m) => [m.line, m.severity === "error" ? "bad" : "warned"]));
+    let g = "";
+    for (let i = 1; i <= n; i++) g += (bad.has(i) ? `<span class="${bad.get(i)}">${i}</span>` : i) + "\n";
+    this.gutter.innerHTML = g;
+    // Underline each span in a copy of the text laid exactly under the textarea.
+    const chars = [...text];
+    const spans = this.marks.map((m) => {
+      const a = this.offset(m.line, m.column);
+      let b = this.offset(m.end_line || m.line, m.end_column || m.column);
+      if (b <= a) b = a + 1;
+      return [a, b, m.severity === "error" ? "" : "warning"];
+    }).sort((x, y) => x[0] - y[0]);
+    let html = "", at = 0;
+    for (const [a, b, cls] of spans) {
+      if (a < at) continue;
+      html += esc(chars.slice(at, a).join(""));
+      const inner = chars.slice(a, b).join("") || " ";
+      html += `<mark class="${cls}">${esc(inner.replace(/\n/g, " \n"))}</mark>`;
+      at = Math.max(b, a);
+    }
+    html += esc(chars.slice(at).join("")) + "\n";
+    this.marksEl.innerHTML = html;
+    this.sync();
+  }
+  sync() { this.gutter.scrollTop = this.ta.scrollTop; this.marksEl.scrollTop = this.ta.scrollTop; this.marksEl.scrollLeft = this.ta.scrollLeft; }
+}
+
+// Lists errors under an editor; clicking one selects its span. Returns the number shown.
+function showErrors(box, editor, data) {
+  box.innerHTML = "";
+  if (data.error) {
+    box.innerHTML = `<div class="err">${esc(data.error)}</div>`;
+    return 1;
+  }
+  const errs = data.errors || [];
+  if (editor) editor.mark(errs);
+  for (const e of errs) {
+    const div = document.createElement("div");
+    div.className = "err" + (e.severity === "error" ? "" : " warning");
+    const where = e.line ? `${e.file ? e.file + ":" : ""}${e.line}:${e.column}: ` : "";
+    div.innerHTML = `<strong>${esc(where)}${esc(e.severity || "error")}</strong>: ${esc(e.message)}` + (e.rendered ? `<pre>${esc(e.rendered.split("\n").slice(1).join("\n"))}</pre>` : "");
+    if (editor && e.line) div.addEventListener("click", () => editor.select(e));
+    box.appendChild(div);
+  }
+  return errs.length;
+}
+
+function fillSelect(sel, items, label) {
+  sel.innerHTML = items.map((x, i) => `<option value="${i}">${esc(label(x))}</option>`).join("");
+}
+
+async function busy(button, f) {
+  button.disabled = true;
+  try { return await f(); } finally { button.disabled = false; }
+}
+
+// ---- dicelab -----------------------------------------------------------------------------
+const dice = { pinned: [] };
+function setupDice(ex) {
+  dice.ed = new Editor($("dice-editor"), 5);
+  fillSelect($("dice-examples"), ex.dice, (d) => d.name);
+  const load = () => { dice.ed.value = ex.dice[$("dice-examples").value].program; };
+  $("dice-examples").addEventListener("change", () => { load(); diceCalc(); });
+  load();
+  $("dice-calc").addEventListener("click", () => busy($("dice-calc"), diceCalc));
+  $("dice-roll").addEventListener("click", () => busy($("dice-roll"), diceRoll));
+  $("dice-pin").addEventListener("click", () => {
+    const p = dice.ed.value.trim();
+    if (p && !dice.pinned.includes(p) && dice.pinned.length < 7) dice.pinned.push(p);
+    renderPinned(); diceCalc();
+  });
+}
+function renderPinned() {
+  const ul = $("dice-pinned");
+  ul.innerHTML = "";
+  dice.pinned.forEach((p, i) => {
+    const li = document.createElement("li");
+    li.innerHTML = `<button title="remove">×</button><span>${esc(p)}</span>`;
+    li.querySelector("button").addEventListener("click", () => { dice.pinned.splice(i, 1); renderPinned(); diceCalc(); });
+    ul.appendChild(li);
+  });
+}
+async function diceCalc() {
+  const current = dice.ed.value;
+  const programs = [...dice.pinned.filter((p) => p !== current.trim()), current];
+  const data = await api("dice/calc", { programs });
+  if (data.error) { showErrors($("dice-errors"), dice.ed, data); return data; }
+  const mine = data.results[data.results.length - 1];
+  showErrors($("dice-errors"), dice.ed, mine);
+  $("dice-chart").innerHTML = data.svg || "";
+  let html = "";
+  for (const r of data.results) {
+    for (const s of (r.statements || [])) {
+      const top = Math.max(...s.outcomes.map((o) => o.probability));
+      html += `<div class="summary"><code>${esc(s.text)}</code>: mean ${num(s.mean)}, sd ${num(s.sd)}` +
+        (s.truncated_mass > 0 ? `, cut by the while threshold: ${pct(s.truncated_mass)}` : "") + `</div>`;
+      html += `<div class="tablewrap"><table class="dist"><thead><tr><th>value</th><th>probability</th><th>exact</th><th>at least</th><th>at most</th><th class="bar"></th></tr></thead><tbody>`;
+      for (const o of s.outcomes) {
+        html += `<tr><td>${o.value === null ? "()" : o.value}</td><td>${pct(o.probability)}</td><td>${esc(o.exact)}</td><td>${pct(o.at_least)}</td><td>${pct(o.at_most)}</td><td class="bar"><span style="width:${(100 * o.probability / top).toFixed(1)}%"></span></td></tr>`;
+      }
+      html += `</tbody></table></div>`;
+      if (s.listed < s.outcome_count) html += `<p class="note">${s.listed} of ${s.outcome_count} outcomes listed.</p>`;
+    }
+  }
+  $("dice-tables").innerHTML = html;
+  return data;
+}
+async function diceRoll() {
+  const data = await api("dice/roll", { program: dice.ed.value, times: 10 });
+  if (showErrors($("dice-errors"), dice.ed, data)) return data;
+  $("dice-rolls").innerHTML = data.statements.map((s) => `<div><code>${esc(s.text)}</code> → ` +
+    s.rolls.map((r) => `<span class="roll">${r.length ? r.join(" ") : "()"}</span>`).join("") + `</div>`).join("") +
+    `<p class="note">seed ${data.seed}</p>`;
+  return data;
+}
+
+// ---- Blackjack ---------------------------------------------------------------------------
+const bj = {};
+const pieceClass = (p) => "IOTSZJL".includes(p) && p.length === 1 ? "p-" + p : "p-other";
+function setupBlackjack(ex) {
+  bj.a = new Editor($("bj-editor-a"), 2);
+  bj.b = new Editor($("bj-editor-b"), 2);
+  for (const [k, ed, def] of [["a", bj.a, "preset 7bag"], ["b", bj.b, "preset tgm2"]]) {
+    const sel = $("bj-examples-" + k);
+    fillSelect(sel, ex.blackjack, (d) => d.name + (d.name.startsWith("preset") ? "" : ": " + d.spec));
+    const i = Math.max(0, ex.blackjack.findIndex((d) => d.name === def));
+    sel.value = i;
+    ed.value = ex.blackjack[i].spec;
+    sel.addEventListener("change", () => { ed.value = ex.blackjack[sel.value].spec; bjAnalyse(); });
+  }
+  $("bj-deal").addEventListener("click", () => busy($("bj-deal"), bjDeal));
+  $("bj-analyse").addEventListener("click", () => busy($("bj-analyse"), bjAnalyse));
+  $("bj-piece").addEventListener("change", bjAnalyse);
+}
+async function bjDeal() {
+  const seed = Number($("bj-seed").value) || 0;
+  let html = "", errs = [];
+  for (const [name, ed] of [["A", bj.a], ["B", bj.b]]) {
+    const data = await api("blackjack/deal", { spec: ed.value, seed, count: 70 });
+    ed.mark(data.errors);
+    if (!data.ok) { errs.push(data); continue; }
+    html += `<div class="summary">${name}: <code>${esc(data.canonical)}</code></div><div class="pieces">` +
+      data.sequence.map((p) => `<span class="piece ${pieceClass(p)}" title="${esc(p)}">${esc(p)}</span>`).join("") + `</div>`;
+  }
+  $("bj-errors").innerHTML = "";
+  for (const e of errs) showErrors($("bj-errors"), null, e);
+  $("bj-deals").innerHTML = html;
+  return errs.length === 0;
+}
+async function bjAnalyse() {
+  const data = await api("blackjack/analyse", { specs: [bj.a.value, bj.b.value], piece: $("bj-piece").value });
+  if (data.error) { showErrors($("bj-errors"), null, data); return data; }
+  bj.a.mark(data.results[0].errors); bj.b.mark(data.results[1].errors);
+  const box = $("bj-errors"); box.innerHTML = "";
+  data.results.forEach((r, i) => { if (!r.ok) { const d = document.createElement("div"); box.appendChild(d); showErrors(d, i ? bj.b : bj.a, r); } });
+  $("bj-chart").innerHTML = data.svg || "";
+  let html = "";
+  data.results.forEach((r, i) => {
+    if (!r.ok) return;
+    html += `<div class="summary">${"AB"[i]}: <code>${esc(r.canonical)}</code> (${r.method === "exact" ? "exact" : "simulated, " + r.deals + " deals: " + esc(r.why)})</div>`;
+    html += `<p class="note">P(repeat) ${pct(r.repeat_probability)}${r.repeat_probability_exact ? " = " + esc(r.repeat_probability_exact) : ""}` +
+      (r.from_history_probability !== null && r.from_history_probability !== undefined ? `, P(every roll hits the history) ${pct(r.from_history_probability)}` : "") + `</p>`;
+    html += `<div class="tablewrap"><table><thead><tr><th>piece</th><th>frequency</th><th>mean gap</th><th>longest gap</th></tr></thead><tbody>`;
+    for (const p of r.pieces) {
+      html += `<tr><td><span class="piece ${pieceClass(p.piece)}">${esc(p.piece)}</span></td><td>${pct(p.frequency)}${p.frequency_exact ? " (" + esc(p.frequency_exact) + ")" : ""}</td><td>${num(p.gap_mean, 3)}</td><td>${p.max_gap === null ? "unbounded" : p.max_gap}</td></tr>`;
+    }
+    html += `</tbody></table></div>`;
+  });
+  $("bj-stats").innerHTML = html;
+  return data;
+}
+
+// ---- OpenHoldem --------------------------------------------------------------------------
+const oh = {};
+function setupHoldem(ex) {
+  oh.ed = new Editor($("oh-editor"), 14);
+  oh.state = new Editor($("oh-state"), 6);
+  fillSelect($("oh-examples"), ex.holdem, (d) => d.name);
+  const load = () => { const e = ex.holdem[$("oh-examples").value]; oh.ed.value = e.formulas; oh.state.value = e.state; };
+  $("oh-examples").addEventListener("change", () => { load(); ohRun(); });
+  load();
+  $("oh-run").addEventListener("click", () => busy($("oh-run"), ohRun));
+  $("oh-lint").addEventListener("click", () => busy($("oh-lint"), ohLint));
+}
+function ohErrors(data) {
+  const errs = data.errors || [];
+  oh.ed.mark(errs.filter((e) => e.file === "formulas"));
+  oh.state.mark(errs.filter((e) => e.file === "state"));
+  showErrors($("oh-errors"), null, data);
+  // Clicking selects the span in the right editor.
+  [...$("oh-errors").children].forEach((div, i) => {
+    const e = errs[i];
+    if (e && e.line) div.addEventListener("click", () => (e.file === "state" ? oh.state : oh.ed).select(e));
+  });
+}
+function traceTree(lines) {
+  // Lines come in evaluation order with a depth: nest each under the nearest shallower line.
+  const root = document.createElement("div");
+  const stack = [{ depth: -1, el: root }];
+  lines.forEach((t, i) => {
+    while (stack.length > 1 && stack[stack.length - 1].depth >= t.depth) stack.pop();
+    const parent = stack[stack.length - 1].el;
+    const hasKids = i + 1 < lines.length && lines[i + 1].depth > t.depth;
+    const label = `${esc(t.label)} = <span class="val">${esc(t.shown)}</span>` + (t.bits ? ` (0b${esc(t.bits)})` : "") +
+      ` <span class="kind">${esc(t.kind)}${t.cached ? ", cached" : ""}${t.header ? " " + esc(t.header) : ""}</span>`;
+    if (hasKids) {
+      const d = document.createElement("details");
+      d.open = t.depth < 1;
+      d.innerHTML = `<summary>${label}</summary>`;
+      parent.appendChild(d);
+      stack.push({ depth: t.depth, el: d });
+    } else {
+      const d = document.createElement("div");
+      d.className = "leaf";
+      d.innerHTML = label;
+      parent.appendChild(d);
+    }
+  });
+  return root;
+}
+async function ohRun() {
+  const data = await api("holdem/run", { formulas: oh.ed.value, state: oh.state.value, expr: $("oh-expr").value, trace: true });
+  ohErrors(data);
+  let html = "";
+  if (data.results && data.results.length) {
+    html += `<h3>Values</h3><table class="oh-values"><thead><tr><th>function</th><th>value</th></tr></thead><tbody>` +
+      data.results.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.shown)}</td></tr>`).join("") + `</tbody></table>`;
+  }
+  if (data.debug && data.debug.length) {
+    html += `<h3>f$debug</h3><table><tbody>` + data.debug.map((d) => `<tr><td>${esc(d.expression)}</td><td>${esc(d.shown)}</td></tr>`).join("") + `</tbody></table>`;
+  }
+  const mem = Object.entries(data.memory || {});
+  if (mem.length) html += `<h3>Memory</h3><p>` + mem.map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(", ") + `</p>`;
+  $("oh-results").innerHTML = html;
+  const tr = $("oh-trace");
+  tr.innerHTML = data.trace && data.trace.length ? "<h3>Trace</h3>" : "";
+  if (data.trace && data.trace.length) tr.appendChild(traceTree(data.trace));
+  return data;
+}
+async function ohLint() {
+  const data = await api("holdem/lint", { formulas: oh.ed.value });
+  ohErrors(data);
+  $("oh-results").innerHTML = `<h3>Lint</h3><p>${data.error_count} errors, ${data.warning_count} warnings</p>`;
+  $("oh-trace").innerHTML = "";
+  return data;
+}
+
+// ---- EZScript ----------------------------------------------------------------------------
+const ez = {};
+function setupEz(ex) {
+  ez.ed = new Editor($("ez-editor"), 7);
+  ez.tour = new Editor($("ez-tournament"), 14);
+  ez.tour.value = ex.tournament;
+  fillSelect($("ez-examples"), ex.ezscript, (d) => d.name);
+  fillSelect($("ez-locale"), ex.locales, (l) => l);
+  const load = () => { const e = ex.ezscript[$("ez-examples").value]; ez.ed.value = e.source; $("ez-template").checked = e.template; };
+  $("ez-examples").addEventListener("change", () => { load(); ezRun(); });
+  load();
+  $("ez-run").addEventListener("click", () => busy($("ez-run"), ezRun));
+  $("ez-clock").addEventListener("click", () => busy($("ez-clock"), ezClock));
+}
+function ezRequest() {
+  return { source: ez.ed.value, template: $("ez-template").checked, tournament: ez.tour.value, locale: ex_locale() };
+}
+function ex_locale() { const s = $("ez-locale"); return s.options.length ? s.options[s.selectedIndex].text : "en-US"; }
+async function ezRun() {
+  const data = await api("ezscript/run", ezRequest());
+  showErrors($("ez-errors"), ez.ed, data);
+  $("ez-result").innerHTML = data.ok ? `<h3>Result</h3><div class="result ez-text">${esc(data.text)}</div>` +
+    (typeof data.value === "object" && data.value !== null ? `<h3>Value (JSON)</h3><div class="result">${esc(JSON.stringify(data.value, null, 1))}</div>` : "") : "";
+  return data;
+}
+async function ezClock() {
+  const data = await api("ezscript/clock", { ...ezRequest(), ticks: 120 });
+  const out = $("ez-clock-out");
+  if (!data.ok) { out.innerHTML = `<p class="note">${esc(data.error || "the clock preview failed")}</p>`; showErrors($("ez-errors"), null, data); return data; }
+  out.innerHTML = (data.ticks || []).map((t) => `<div class="tick">${esc(t.clock)} ${esc(t.text || "")}` +
+    (t.alerts || []).map((a) => `<span class="alert">${esc(a)}</span>`).join("") + `</div>`).join("");
+  return data;
+}
+
+// ---- tabs, start-up, self-test -----------------------------------------------------------
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  for (const s of document.querySelectorAll(".tab")) s.classList.toggle("active", s.id === "tab-" + name);
+  if (location.hash !== "#" + name) history.replaceState(null, "", location.pathname + location.search + "#" + name);
+}
+
+async function main() {
+  for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  const ex = await api("examples");
+  setupDice(ex); setupBlackjack(ex); setupHoldem(ex); setupEz(ex);
+  const want = location.hash.replace("#", "");
+  if (["dice", "blackjack", "holdem", "ezscript"].includes(want)) showTab(want);
+  const params = new URLSearchParams(location.search);
+  if (params.has("selftest")) return selftest(params.get("tab"));
+  diceCalc(); bjAnalyse(); bjDeal(); ohRun(); ezRun();
+}
+
+// ?selftest=1 runs one example per tab and writes what it saw into #selftest, for the
+// headless-browser test (which reads the dumped DOM). &tab=NAME leaves that tab showing.
+async function selftest(tab) {
+  const out = $("selftest");
+  const lines = [];
+  const check = async (name, f) => {
+    try { lines.push(`${name}: ${await f()}`); } catch (e) { lines.push(`${name}: FAIL ${e}`); }
+  };
+  await check("errors", async () => {
+    dice.ed.value = "sum(2#d6"; dice.pinned = []; renderPinned();
+    const d = await diceCalc();
+    const marked = document.querySelectorAll("#dice-editor .marks mark").length;
+    const listed = document.querySelectorAll("#dice-errors .err").length;
+    dice.ed.value = "sum(2#d6)"; await diceCalc();
+    return !d.ok && marked === 1 && listed >= 1 ? `ok line=${d.results[0].errors[0].line} column=${d.results[0].errors[0].column}` : `FAIL marked=${marked} listed=${listed}`;
+  });
+  await check("dice", async () => {
+    dice.ed.value = "sum(2#d6)"; dice.pinned = ["d12"]; renderPinned();
+    const d = await diceCalc();
+    const rows = document.querySelectorAll("#dice-tables table.dist tbody tr").length;
+    const bars = document.querySelectorAll("#dice-chart svg rect").length;
+    return d.ok && rows === 23 && bars > 20 ? `ok rows=${rows} mean=${d.results[1].statements[0].mean}` : `FAIL ok=${d.ok} rows=${rows} bars=${bars}`;
+  });
+  await check("blackjack", async () => {
+    const ok = await bjDeal();
+    const d = await bjAnalyse();
+    const pieces = document.querySelectorAll("#bj-deals .piece").length;
+    const lines_ = document.querySelectorAll("#bj-chart svg polyline, #bj-chart svg path").length;
+    return ok && d.ok && pieces === 140 && lines_ >= 2 ? `ok pieces=${pieces} repeat=${d.results[1].repeat_probability_exact}` : `FAIL pieces=${pieces} lines=${lines_}`;
+  });
+  await check("holdem", async () => {
+    const d = await ohRun();
+    const raise = (d.results || []).find((r) => r.name === "f$raise");
+    const nodes = document.querySelectorAll("#oh-trace details").length;
+    return d.ok && raise && nodes > 0 ? `ok f$raise=${raise.shown} trace=${nodes}` : `FAIL ok=${d.ok} nodes=${nodes}`;
+  });
+  await check("ezscript", async () => {
+    const i = [...$("ez-examples").options].findIndex((o) => o.text.startsWith("tournament: title"));
+    $("ez-examples").value = i; $("ez-examples").dispatchEvent(new Event("change"));
+    const d = await ezRun();
+    return d.ok ? `ok text=${d.text}` : `FAIL ${JSON.stringify(d.errors || d.error)}`;
+  });
+  if (tab) showTab(tab);
+  out.textContent = lines.join("\n");
+  out.dataset.status = lines.every((l) => / ok/.test(l)) ? "pass" : "fail";
+  out.hidden = false;
+}
+
+main();

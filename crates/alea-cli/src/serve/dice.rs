@@ -1,0 +1,283 @@
+//! dicelab endpoints: check, exact distributions (several programs overlaid), rolls, simulation.
+
+use super::api::{self, budget};
+use alea_core::{Rng, SourceFile};
+use alea_dicelab::calc::{self, CalcOptions, Outcome};
+use alea_dicelab::{Program, Statement};
+use serde_json::{Value, json};
+
+/// Parses `text`; `Err` is the response listing the syntax errors.
+fn parse(name: &str, text: &str) -> Result<(SourceFile, Program), Value> {
+    let file = SourceFile::new(name, text);
+    let (program, errors) = alea_dicelab::parse(&file);
+    if !errors.is_empty() {
+        let errors: Vec<Value> = errors.iter().map(|d| api::diagnostic(&file, d)).collect();
+        return Err(json!({"ok": false, "program": text, "errors": errors}));
+    }
+    if program.statements.is_empty() {
+        return Err(json!({"ok": false, "program": text, "errors": [{
+            "line": 1, "column": 1, "end_line": 1, "end_column": 1, "severity": "error",
+            "message": "the program has no statement", "rendered": ""}]}));
+    }
+    Ok((file, program))
+}
+
+fn statement_text(file: &SourceFile, s: &Statement) -> String {
+    file.slice(s.span).trim().to_string()
+}
+
+/// `POST /api/dice/check {"program"}`: syntax errors and each statement's tree.
+pub fn check(input: &Value) -> Value {
+    let text = match api::text(input, "program") {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    match parse("<program>", text) {
+        Err(e) => e,
+        Ok((file, program)) => {
+            let statements: Vec<Value> = program
+                .statements
+                .iter()
+                .map(|s| {
+                    json!({"text": statement_text(&file, s),
+                           "tree": alea_dicelab::print_tree(&s.expr)})
+                })
+                .collect();
+            json!({"ok": true, "errors": [], "statements": statements})
+        }
+    }
+}
+
+/// `POST /api/dice/calc {"programs": [..], "threshold"?}`: exact distributions of every
+/// statement of every program, and one bar chart overlaying them.
+pub fn calc(input: &Value) -> Value {
+    let programs = match api::text_list(input, "programs", budget::DICE_PROGRAMS) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let threshold = match input.get("threshold") {
+        None | Some(Value::Null) => 1e-6,
+        Some(v) => match v.as_f64() {
+            Some(t) if (0.0..1.0).contains(&t) => t as f32,
+            _ => return api::bad_request("`threshold` must be a number in [0, 1)"),
+        },
+    };
+    let options = CalcOptions {
+        threshold,
+        max_steps: budget::DICE_CALC_STEPS,
+        max_outcomes: budget::DICE_CALC_OUTCOMES,
+    };
+    let mut results = Vec::new();
+    let mut series: Vec<(String, Vec<(Outcome, f64)>)> = Vec::new();
+    let mut all_ok = true;
+    for (i, text) in programs.iter().enumerate() {
+        let (file, program) = match parse(&format!("<program {}>", i + 1), text) {
+            Ok(p) => p,
+            Err(e) => {
+                all_ok = false;
+                results.push(e);
+                continue;
+            }
+        };
+        let mut statements = Vec::new();
+        let mut errors = Vec::new();
+        for s in &program.statements {
+            let label = statement_text(&file, s);
+            match calc::calculate(s, &options) {
+                Ok(r) => {
+                    let probs: Vec<(Outcome, f64)> = r
+                        .outcomes()
+                        .into_iter()
+                        .map(|(o, p)| (o, p.to_f64()))
+                        .collect();
+                    statements.push(distribution_json(&label, &r));
+                    series.push((label, probs));
+                }
+                Err(d) => errors.push(api::diagnostic(&file, &d)),
+            }
+        }
+        all_ok &= errors.is_empty();
+        results.push(json!({"ok": errors.is_empty(), "program": text,
+                            "statements": statements, "errors": errors}));
+    }
+    let svg = chart(&series);
+    json!({"ok": all_ok, "results": results, "svg": svg})
+}
+
+/// One statement's distribution: outcomes with exact and float probabilities, P(X ≥ v) and
+/// P(X ≤ v) among numeric outcomes, mean and sd.
+fn distribution_json(label: &str, r: &calc::CalcResult) -> Value {
+    let outcomes = r.outcomes();
+    let numeric_total: f64 = outcomes
+        .iter()
+        .filter(|(o, _)| o.value().is_some())
+        .map(|(_, p)| p.to_f64())
+        .sum();
+    let mut below: f64 = 0.0; // P(X < v | numeric), accumulated in ascending order
+    let mut rows = Vec::new();
+    for (o, p) in outcomes.iter().take(budget::LISTED_OUTCOMES) {
+        let pf = p.to_f64();
+        let (at_least, at_most) = match o.value() {
+            Some(_) if numeric_total > 0.0 => {
+                let share = pf / numeric_total;
+                let at_least = (1.0 - below).clamp(0.0, 1.0);
+                below += share;
+                (json!(at_least), json!(below.clamp(0.0, 1.0)))
+            }
+            _ => (Value::Null, Value::Null),
+        };
+        rows.push(
+            json!({"value": o.value(), "probability": pf, "exact": p.to_string(),
+                         "at_least": at_least, "at_most": at_most}),
+        );
+    }
+    let (mean, sd) = match r.moments() {
+        Some(m) => (api::number(m.mean.to_f64()), api::number(m.sd())),
+        None => (Value::Null, Value::Null),
+    };
+    json!({
+        "text": label,
+        "outcomes": rows,
+        "outcome_count": outcomes.len(),
+        "listed": rows_len(outcomes.len()),
+        "mean": mean,
+        "sd": sd,
+        "truncated_mass": r.truncated_mass().to_f64(),
+    })
+}
+
+fn rows_len(n: usize) -> usize {
+    n.min(budget::LISTED_OUTCOMES)
+}
+
+/// The overlay chart: one bar series per statement over the union of outcomes (a contiguous
+/// range when it is short, so gaps show as empty slots).
+fn chart(series: &[(String, Vec<(Outcome, f64)>)]) -> String {
+    if series.is_empty() {
+        return String::new();
+    }
+    let mut keys: Vec<Outcome> = series
+        .iter()
+        .flat_map(|(_, s)| s.iter().map(|(o, _)| *o))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let values: Vec<i32> = keys.iter().filter_map(|o| o.value()).collect();
+    if let (Some(&lo), Some(&hi)) = (values.first(), values.last())
+        && i64::from(hi) - i64::from(lo) < 200
+    {
+        let has_empty = keys.first() == Some(&Outcome::Empty);
+        keys = has_empty.then_some(Outcome::Empty).into_iter().collect();
+        keys.extend((lo..=hi).map(Outcome::Value));
+    }
+    keys.truncate(budget::LISTED_OUTCOMES);
+    let categories = keys
+        .iter()
+        .map(|o| o.value().map_or("()".to_string(), |v| v.to_string()))
+        .collect();
+    let series = series
+        .iter()
+        .map(|(name, probs)| alea_plot::Series {
+            name: name.clone(),
+            values: keys
+                .iter()
+                .map(|k| {
+                    probs
+                        .binary_search_by(|(o, _)| o.cmp(k))
+                        .map_or(0.0, |i| probs[i].1)
+                })
+                .collect(),
+        })
+        .collect::<Vec<_>>();
+    let title = if series.len() == 1 {
+        series[0].name.clone()
+    } else {
+        format!("{} programs compared", series.len())
+    };
+    alea_plot::Chart {
+        title,
+        x_label: "value".into(),
+        y_label: "probability".into(),
+        kind: alea_plot::ChartKind::Bars,
+        categories,
+        series,
+    }
+    .to_svg()
+}
+
+/// `POST /api/dice/roll {"program", "seed"?, "times"?}`: `times` rolls (default 1) of every
+/// statement; the seed used is returned so a roll can be repeated.
+pub fn roll(input: &Value) -> Value {
+    let text = match api::text(input, "program") {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    let times = match api::opt_u64(input, "times", 1, budget::DICE_ROLLS) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let seed = match input.get("seed").and_then(Value::as_u64) {
+        Some(s) => s,
+        None => crate::cmd::dice::os_seed(),
+    };
+    let (file, program) = match parse("<program>", text) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let mut rng = Rng::seed_from_u64(seed);
+    let mut roller = alea_dicelab::Roller::new();
+    let mut statements = Vec::new();
+    for s in &program.statements {
+        let mut rolls = Vec::new();
+        for _ in 0..times {
+            match roller.roll(s, &mut rng) {
+                Ok(v) => rolls.push(v),
+                Err(d) => {
+                    return json!({"ok": false, "seed": seed,
+                                  "errors": [api::diagnostic(&file, &d)]});
+                }
+            }
+        }
+        statements.push(json!({"text": statement_text(&file, s), "rolls": rolls}));
+    }
+    json!({"ok": true, "seed": seed, "statements": statements, "errors": []})
+}
+
+/// `POST /api/dice/eval {"program", "rolls"?, "seed"?}`: a simulated distribution of every
+/// statement (for programs too large for `calc`).
+pub fn eval(input: &Value) -> Value {
+    let text = match api::text(input, "program") {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    let rolls = match api::opt_u64(input, "rolls", 100_000, budget::DICE_EVAL_ROLLS) {
+        Ok(n) => n.max(1),
+        Err(e) => return e,
+    };
+    let seed = input.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    let (file, program) = match parse("<program>", text) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let mut statements = Vec::new();
+    for s in &program.statements {
+        match alea_dicelab::eval(s, rolls, seed) {
+            Ok(h) => {
+                let n = h.rolls as f64;
+                let mut outcomes = Vec::new();
+                if h.empty > 0 {
+                    outcomes.push(json!({"value": null, "probability": h.empty as f64 / n}));
+                }
+                for (v, c) in h.counts.iter().take(budget::LISTED_OUTCOMES) {
+                    outcomes.push(json!({"value": v, "probability": *c as f64 / n}));
+                }
+                statements.push(json!({"text": statement_text(&file, s), "rolls": h.rolls,
+                                       "outcomes": outcomes}));
+            }
+            Err(d) => {
+                return json!({"ok": false, "errors": [api::diagnostic(&file, &d)]});
+            }
+        }
+    }
+    json!({"ok": true, "statements": statements, "errors": []})
+}

@@ -1,0 +1,223 @@
+//! OpenHoldem endpoints: check, run (values, debug lines, trace, memory) and lint.
+//!
+//! Formula files are acyclic (the compiler rejects cycles) and every function is evaluated at
+//! most once per run, so a run is bounded by the size of the file, which the body limit caps.
+
+use super::api;
+use alea_core::{Diagnostic, SourceFile, Span};
+use alea_openholdem::{
+    Compilation, Located, Machine, RunOptions, TableState, TraceLine, bit_pattern, compile_expr,
+    compile_file, format_value,
+};
+use serde_json::{Value, json};
+
+fn located(c_files: &[SourceFile], d: &Located) -> Value {
+    let file = &c_files[d.file];
+    let mut v = api::diagnostic(file, &d.diagnostic);
+    v["file"] = json!(if d.file == 0 { "formulas" } else { "expr" });
+    v
+}
+
+fn compile(input: &Value) -> Result<Compilation, Value> {
+    let formulas = api::text(input, "formulas")?;
+    let expr = api::opt_text(input, "expr")?.filter(|e| !e.trim().is_empty());
+    let file = SourceFile::new("formulas.ohf", formulas);
+    Ok(match expr {
+        Some(e) => compile_expr(Some(file), SourceFile::new("<expr>", e)),
+        None => compile_file(file),
+    })
+}
+
+fn value_json(v: f64) -> Value {
+    if v.is_finite() {
+        json!(if v == 0.0 { 0.0 } else { v })
+    } else {
+        json!(format_value(v))
+    }
+}
+
+fn trace_json(t: &TraceLine) -> Value {
+    json!({"depth": t.depth, "label": t.label, "value": value_json(t.value),
+           "shown": format_value(t.value), "kind": t.kind, "cached": t.cached,
+           "bits": t.bits, "header": t.header, "line": t.line, "col": t.col})
+}
+
+/// The diagnostics of loading (errors and warnings), or the lint warnings too.
+fn diagnostics(c: &Compilation, with_lint: bool) -> Vec<Value> {
+    let mut all: Vec<Located> = c.diagnostics.clone();
+    if with_lint && let Some(p) = &c.program {
+        for w in p.lint_warnings() {
+            if !all.contains(w) {
+                all.push(w.clone());
+            }
+        }
+    }
+    all.sort_by_key(|d| (d.file, d.diagnostic.span.map_or(0, |s| s.start)));
+    all.iter().map(|d| located(&c.files, d)).collect()
+}
+
+/// `POST /api/holdem/check {"formulas", "expr"?}`: load errors and warnings, the functions.
+pub fn check(input: &Value) -> Value {
+    let c = match compile(input) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let functions: Vec<&str> = c
+        .program
+        .as_ref()
+        .map(|p| p.function_names())
+        .unwrap_or_default();
+    json!({"ok": !c.has_errors(), "errors": diagnostics(&c, false), "functions": functions})
+}
+
+/// `POST /api/holdem/lint {"formulas"}`: load errors and every lint warning.
+pub fn lint(input: &Value) -> Value {
+    let c = match compile(input) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let diags = diagnostics(&c, true);
+    let errors = diags.iter().filter(|d| d["severity"] == "error").count();
+    json!({"ok": errors == 0, "errors": diags, "error_count": errors,
+           "warning_count": diags.len() - errors})
+}
+
+/// `POST /api/holdem/run {"formulas", "state"?, "expr"?, "functions"?, "trace"?, "seed"?}`:
+/// evaluates the expression, or the named functions (default: every function of the file and
+/// the `f$debug` lines) against the JSON table state.
+pub fn run(input: &Value) -> Value {
+    let c = match compile(input) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let trace = match api::opt_bool(input, "trace") {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    let names: Option<Vec<String>> = match input.get("functions") {
+        None | Some(Value::Null) => None,
+        Some(_) => match api::text_list(input, "functions", 200) {
+            Ok(n) => Some(n),
+            Err(e) => return e,
+        },
+    };
+    let state = match api::opt_text(input, "state") {
+        Ok(s) => s.filter(|s| !s.trim().is_empty()),
+        Err(e) => return e,
+    };
+    let state = match state.map(TableState::from_json) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
+            let file = SourceFile::new("state.json", state.unwrap_or_default());
+            let offset = e.position.map_or(0, |(l, c)| offset_of(&file, l, c));
+            let message = if e.path.is_empty() {
+                e.message.clone()
+            } else {
+                format!("{}: {}", e.path, e.message)
+            };
+            let d = Diagnostic::error(message).with_span(Span::point(offset));
+            let mut v = api::diagnostic(&file, &d);
+            v["file"] = json!("state");
+            if e.position.is_none() {
+                v["line"] = json!(0);
+                v["column"] = json!(0);
+            }
+            return json!({"ok": false, "errors": [v]});
+        }
+    };
+    let Some(program) = &c.program else {
+        return json!({"ok": false, "errors": diagnostics(&c, false)});
+    };
+    let mut m = Machine::new(program);
+    m.set_options(RunOptions::default());
+    let seed = input
+        .get("seed")
+        .and_then(Value::as_u64)
+        .or(state.as_ref().and_then(|s| s.seed))
+        .unwrap_or(1);
+    if let Some(s) = state {
+        m.set_state(Box::new(s));
+    }
+    m.set_seed(seed);
+    if trace {
+        m.enable_trace();
+    }
+    m.begin_run();
+    let mut results = Vec::new();
+    let mut debug = Vec::new();
+    let is_expr = c.files.len() > 1;
+    let outcome: Result<(), Box<Located>> = (|| {
+        if is_expr {
+            let v = m.eval_expr()?;
+            results.push(json!({"name": "<expr>", "value": value_json(v),
+                                "shown": format_value(v)}));
+            return Ok(());
+        }
+        let names = names.unwrap_or_else(|| {
+            let mut n: Vec<String> = program
+                .function_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            if program.has_debug() {
+                n.push("f$debug".into());
+            }
+            n
+        });
+        for name in names {
+            if name == "f$debug" && program.has_debug() {
+                let texts = program.debug_expressions();
+                for ((_, v, bitwise), text) in m.eval_debug()?.into_iter().zip(texts) {
+                    let shown = if bitwise {
+                        format!("0b{}", bit_pattern(v))
+                    } else {
+                        format!("{v:.3}")
+                    };
+                    debug.push(json!({"expression": text, "value": value_json(v),
+                                      "shown": shown}));
+                }
+                continue;
+            }
+            let v = m.eval(&name)?;
+            results.push(json!({"name": name, "value": value_json(v), "shown": format_value(v)}));
+        }
+        Ok(())
+    })();
+    let mut diags: Vec<Located> = c.diagnostics.clone();
+    diags.extend(m.warnings().iter().cloned());
+    let failed = outcome.is_err();
+    if let Err(e) = outcome {
+        diags.push(*e);
+    }
+    let errors: Vec<Value> = diags.iter().map(|d| located(&c.files, d)).collect();
+    let trace: Vec<Value> = if trace {
+        m.take_trace().iter().map(trace_json).collect()
+    } else {
+        Vec::new()
+    };
+    let memory: serde_json::Map<String, Value> = m
+        .memory()
+        .into_iter()
+        .map(|(k, v)| (k, value_json(v)))
+        .collect();
+    json!({"ok": !failed, "seed": seed, "results": results, "debug": debug, "trace": trace,
+           "memory": memory, "errors": errors})
+}
+
+/// Byte offset of a 1-based line and column (in characters).
+fn offset_of(file: &SourceFile, line: usize, col: usize) -> usize {
+    let text = file.text();
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    start
+        + rest
+            .chars()
+            .take(col.saturating_sub(1))
+            .map(char::len_utf8)
+            .sum::<usize>()
+}
