@@ -113,24 +113,39 @@ fn distribution_json(label: &str, r: &calc::CalcResult) -> Value {
         .filter(|(o, _)| o.value().is_some())
         .map(|(_, p)| p.to_f64())
         .sum();
-    let mut below: f64 = 0.0; // P(X < v | numeric), accumulated in ascending order
-    let mut rows = Vec::new();
-    for (o, p) in outcomes.iter().take(budget::LISTED_OUTCOMES) {
-        let pf = p.to_f64();
-        let (at_least, at_most) = match o.value() {
-            Some(_) if numeric_total > 0.0 => {
-                let share = pf / numeric_total;
-                let at_least = (1.0 - below).clamp(0.0, 1.0);
-                below += share;
-                (json!(at_least), json!(below.clamp(0.0, 1.0)))
-            }
-            _ => (Value::Null, Value::Null),
-        };
-        rows.push(
-            json!({"value": o.value(), "probability": pf, "exact": p.to_string(),
-                         "at_least": at_least, "at_most": at_most}),
-        );
+    // P(X ≤ v) summed upwards and P(X ≥ v) summed downwards, so each tail is as exact as
+    // its own terms (no 1 − x cancellation).
+    let shares: Vec<Option<f64>> = outcomes
+        .iter()
+        .map(|(o, p)| {
+            (o.value().is_some() && numeric_total > 0.0).then(|| p.to_f64() / numeric_total)
+        })
+        .collect();
+    let mut at_most = vec![None; shares.len()];
+    let mut acc = 0.0;
+    for (i, s) in shares.iter().enumerate() {
+        if let Some(s) = s {
+            acc += s;
+            at_most[i] = Some(acc.min(1.0));
+        }
     }
+    let mut at_least = vec![None; shares.len()];
+    let mut acc = 0.0;
+    for (i, s) in shares.iter().enumerate().rev() {
+        if let Some(s) = s {
+            acc += s;
+            at_least[i] = Some(acc.min(1.0));
+        }
+    }
+    let rows: Vec<Value> = outcomes
+        .iter()
+        .enumerate()
+        .take(budget::LISTED_OUTCOMES)
+        .map(|(i, (o, p))| {
+            json!({"value": o.value(), "probability": p.to_f64(), "exact": p.to_string(),
+                   "at_least": at_least[i], "at_most": at_most[i]})
+        })
+        .collect();
     let (mean, sd) = match r.moments() {
         Some(m) => (api::number(m.mean.to_f64()), api::number(m.sd())),
         None => (Value::Null, Value::Null),

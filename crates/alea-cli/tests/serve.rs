@@ -1,0 +1,258 @@
+//! API integration tests of `alea serve` (in-process server on an ephemeral loopback port).
+
+mod serve_common;
+
+use alea_cli::serve::Config;
+use serde_json::json;
+use serve_common::{get, post, request, server};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[test]
+fn pages_and_get_endpoints() {
+    let s = server(Config::default());
+    let (status, html) = get(s.addr(), "/");
+    assert_eq!(status, 200);
+    assert!(html.contains("alea") && html.contains("/app.js"));
+    assert_eq!(get(s.addr(), "/app.js").0, 200);
+    assert_eq!(get(s.addr(), "/app.css").0, 200);
+    assert_eq!(get(s.addr(), "/nope").0, 404);
+    let (status, ex) = get(s.addr(), "/api/examples");
+    assert_eq!(status, 200);
+    let ex: serde_json::Value = serde_json::from_str(&ex).unwrap();
+    assert!(ex["dice"].as_array().unwrap().len() >= 15);
+    assert!(ex["blackjack"].as_array().unwrap().len() >= 11);
+    assert!(
+        ex["tournament"]
+            .as_str()
+            .unwrap()
+            .contains("Summer League #7")
+    );
+    assert_eq!(get(s.addr(), "/api/health").0, 200);
+    assert_eq!(get(s.addr(), "/api/limits").0, 200);
+    s.stop();
+}
+
+#[test]
+fn dice_distribution_roll_and_errors() {
+    let s = server(Config::default());
+    let (status, v) = post(
+        s.addr(),
+        "/api/dice/calc",
+        &json!({"programs": ["sum(2#d6)", "d6"]}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["ok"], true);
+    let st = &v["results"][0]["statements"][0];
+    assert_eq!(st["mean"], 7.0);
+    assert_eq!(st["outcomes"][0]["value"], 2);
+    assert_eq!(st["outcomes"][0]["exact"], "1/36");
+    assert!((st["outcomes"][10]["at_least"].as_f64().unwrap() - 1.0 / 36.0).abs() < 1e-12);
+    assert!((st["outcomes"][5]["at_most"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
+    assert!(v["svg"].as_str().unwrap().starts_with("<svg"));
+    // A syntax error: line and column of the unexpected end.
+    let (_, v) = post(
+        s.addr(),
+        "/api/dice/calc",
+        &json!({"programs": ["sum(2#d6"]}),
+    );
+    assert_eq!(v["ok"], false);
+    let e = &v["results"][0]["errors"][0];
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(1), Some(9))
+    );
+    assert!(!e["message"].as_str().unwrap().is_empty());
+    // Rolls are reproducible with a seed.
+    let body = json!({"program": "3#d6", "seed": 7, "times": 5});
+    let (_, a) = post(s.addr(), "/api/dice/roll", &body);
+    let (_, b) = post(s.addr(), "/api/dice/roll", &body);
+    assert_eq!(a["ok"], true);
+    assert_eq!(a["statements"], b["statements"]);
+    assert_eq!(a["statements"][0]["rolls"].as_array().unwrap().len(), 5);
+    let (_, v) = post(s.addr(), "/api/dice/check", &json!({"program": "d6+"}));
+    assert_eq!(v["ok"], false);
+    s.stop();
+}
+
+#[test]
+fn blackjack_deal_and_compare() {
+    let s = server(Config::default());
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/deal",
+        &json!({"spec": "7bag", "seed": 0, "count": 7}),
+    );
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["sequence"], json!(["L", "Z", "J", "I", "S", "O", "T"]));
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/analyse",
+        &json!({"specs": ["7bag", "tgm3"]}),
+    );
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["results"][0]["method"], "exact");
+    assert_eq!(v["results"][0]["pieces"][0]["frequency_exact"], "1/7");
+    assert_eq!(v["results"][0]["pieces"][0]["max_gap"], 12);
+    assert_eq!(v["results"][1]["method"], "simulated");
+    assert!(v["svg"].as_str().unwrap().contains("<svg"));
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/check",
+        &json!({"spec": "I,J with"}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["line"], 1);
+    s.stop();
+}
+
+#[test]
+fn holdem_run_trace_and_lint() {
+    let s = server(Config::default());
+    let formulas = include_str!("../../../examples/openholdem/bot.ohf");
+    let state = include_str!("../../../examples/openholdem/state.json");
+    let (_, v) = post(
+        s.addr(),
+        "/api/holdem/run",
+        &json!({"formulas": formulas, "state": state, "trace": true}),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    let raise = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "f$raise");
+    assert_eq!(raise.unwrap()["value"], 1.0);
+    assert!(v["trace"].as_array().unwrap().len() > 5);
+    assert_eq!(v["debug"].as_array().unwrap().len(), 2);
+    let (_, v) = post(
+        s.addr(),
+        "/api/holdem/run",
+        &json!({"formulas": "##f$a##\n1 +\n"}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["file"], "formulas");
+    assert!(v["errors"][0]["line"].as_u64().unwrap() >= 2);
+    let (_, v) = post(
+        s.addr(),
+        "/api/holdem/run",
+        &json!({"formulas": formulas, "state": "{\n \"hero\": ["}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["file"], "state");
+    let (_, v) = post(
+        s.addr(),
+        "/api/holdem/lint",
+        &json!({"formulas": "##list1##\nAA\n##f$a##\n1\n"}),
+    );
+    assert!(v["warning_count"].as_u64().unwrap() >= 1, "{v}");
+    s.stop();
+}
+
+#[test]
+fn ezscript_scripts_templates_and_limits() {
+    let s = server(Config::default());
+    let (_, v) = post(
+        s.addr(),
+        "/api/ezscript/run",
+        &json!({"source": "places = 1 + totalBuyIns / 5; places.round", "globals": {"totalBuyIns": 24}}),
+    );
+    assert_eq!(v["text"], "6");
+    let t = include_str!("../src/serve/assets/tournament.json");
+    let (_, v) = post(
+        s.addr(),
+        "/api/ezscript/run",
+        &json!({"source": "{{ title }}!", "template": true, "tournament": t}),
+    );
+    assert_eq!(v["text"], "Summer League #7!");
+    let (_, v) = post(
+        s.addr(),
+        "/api/ezscript/run",
+        &json!({"source": "while true { }"}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["message"], "Script ran out of steps");
+    let (_, v) = post(
+        s.addr(),
+        "/api/ezscript/check",
+        &json!({"source": "x = (1 +"}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["line"], 1);
+    s.stop();
+}
+
+#[test]
+fn malformed_requests_are_refused() {
+    let s = server(Config {
+        max_body: 1000,
+        ..Config::default()
+    });
+    let (status, _) = request(s.addr(), "POST", "/api/dice/calc", "{not json");
+    assert_eq!(status, 400);
+    let (status, _) = request(s.addr(), "POST", "/api/dice/calc", "[1]");
+    assert_eq!(status, 400);
+    let big = format!("{{\"programs\": [\"{}\"]}}", "d6+".repeat(1000));
+    let (status, _) = request(s.addr(), "POST", "/api/dice/calc", &big);
+    assert_eq!(status, 413);
+    let (status, _) = request(s.addr(), "POST", "/api/nothing", "{}");
+    assert_eq!(status, 404);
+    let (_, v) = post(s.addr(), "/api/dice/calc", &json!({"programs": "d6"}));
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains("programs"));
+    s.stop();
+}
+
+/// A heavy roll: 100 rolls of ten million dice each, ended by the roller's budgets only.
+fn heavy() -> serde_json::Value {
+    json!({"program": "count >3 10000000#d6", "times": 100, "seed": 1})
+}
+
+#[test]
+fn a_hostile_program_does_not_stall_other_users() {
+    let s = server(Config::default());
+    let addr = s.addr();
+    let done = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&done);
+    let heavy = std::thread::spawn(move || {
+        let r = post(addr, "/api/dice/roll", &heavy());
+        flag.store(true, Ordering::SeqCst);
+        r
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let start = Instant::now();
+    let (status, v) = post(addr, "/api/dice/calc", &json!({"programs": ["sum(3#d6)"]}));
+    let light_time = start.elapsed();
+    let heavy_running = !done.load(Ordering::SeqCst);
+    assert_eq!(status, 200);
+    assert_eq!(v["results"][0]["statements"][0]["mean"], 10.5);
+    assert!(
+        light_time < Duration::from_secs(10),
+        "light request took {light_time:?}"
+    );
+    assert!(
+        heavy_running,
+        "the heavy request ended before the light one answered"
+    );
+    let (status, _) = heavy.join().unwrap();
+    assert!(status == 200 || status == 504, "heavy status {status}");
+    s.stop();
+}
+
+#[test]
+fn time_and_concurrency_limits_answer_with_errors() {
+    let s = server(Config {
+        max_running: 1,
+        time_limit: Duration::from_millis(300),
+        ..Config::default()
+    });
+    let (status, v) = post(s.addr(), "/api/dice/roll", &heavy());
+    assert_eq!(status, 504, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("time limit"));
+    // The heavy computation still holds the only slot: the next one is refused, pages work.
+    let (status, v) = post(s.addr(), "/api/dice/calc", &json!({"programs": ["d6"]}));
+    assert_eq!(status, 503, "{v}");
+    assert_eq!(get(s.addr(), "/api/health").0, 200);
+    s.stop();
+}
