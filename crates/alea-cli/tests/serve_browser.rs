@@ -1,0 +1,102 @@
+//! Real-browser test of the playground: Debian's `chromium`, headless, loads
+//! `/?selftest=1`, which runs one example per language tab (and one error) and writes what it
+//! saw into `#selftest`; the dumped DOM is checked, and screenshots of two tabs are saved to
+//! `target/tmp/playground-*.png`. Skips (with a message) when chromium is not installed; set
+//! `CHROMIUM=/path/to/chromium` to use another binary.
+#![allow(clippy::print_stderr)]
+
+mod serve_common;
+
+use alea_cli::serve::Config;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn chromium() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+fn headless(browser: &PathBuf, profile: &std::path::Path, extra: &[String]) -> String {
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--virtual-time-budget=20000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .output()
+        .expect("run chromium");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn the_page_runs_one_example_per_language_in_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "SKIPPED the_page_runs_one_example_per_language_in_chromium: chromium is not \
+             installed (apt-get install -y chromium)"
+        );
+        return;
+    };
+    let server = serve_common::server(Config::default());
+    let url = format!("http://{}/?selftest=1", server.addr());
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let profile = tmp.join(format!("chromium-profile-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&profile);
+    let dom = headless(&browser, &profile, &["--dump-dom".into(), url.clone()]);
+    let start = dom.find("id=\"selftest\"").expect("the page has #selftest");
+    let report = &dom[start..dom[start..].find("</div>").map_or(dom.len(), |e| start + e)];
+    assert!(
+        report.contains("data-status=\"pass\""),
+        "self-test failed: {report}"
+    );
+    for want in [
+        "dice: ok rows=23 mean=7",
+        "blackjack: ok pieces=140",
+        "holdem: ok f$raise=1",
+        "ezscript: ok text=Summer League #7: buy-in 40",
+        "errors: ok line=1 column=9",
+    ] {
+        assert!(report.contains(want), "missing {want:?} in {report}");
+    }
+    for tab in ["dice", "blackjack", "holdem", "ezscript"] {
+        let shot = tmp.join(format!("playground-{tab}.png"));
+        let _ = std::fs::remove_file(&shot);
+        headless(
+            &browser,
+            &profile,
+            &[
+                "--window-size=1280,1300".into(),
+                format!("--screenshot={}", shot.display()),
+                format!("{url}&tab={tab}"),
+            ],
+        );
+        let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+        assert!(
+            size > 10_000,
+            "screenshot {} is missing or empty",
+            shot.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&profile);
+    server.stop();
+}
