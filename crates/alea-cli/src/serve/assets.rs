@@ -135,11 +135,16 @@ const HOLDEM_BOT: &str = include_str!("../../../../examples/openholdem/bot.ohf")
 const HOLDEM_BENCH: &str = include_str!("../../../../examples/openholdem/bench.ohf");
 const HOLDEM_STATE: &str = include_str!("../../../../examples/openholdem/state.json");
 
-/// Templates and scripts over the example tournament (its `settings` are globals).
+/// Templates and scripts over the example tournament (content fields, alea-ezhost).
 const EZSCRIPT_TOURNAMENT: &[(&str, &str, bool)] = &[
     (
         "tournament: title and buy-in",
         "{{ title }}: buy-in {{ buyInCost }}, {{ startingChips }} chips, {{ levelMinutes }}-minute levels",
+        true,
+    ),
+    (
+        "tournament: money and players (try another locale)",
+        "{{ title }}: {{ totalCollected.toCurrencyString }} collected, {{ currentPlayerCount }} players left",
         true,
     ),
     (

@@ -5,6 +5,7 @@
 
 use super::api::{self, budget};
 use alea_core::SourceFile;
+use alea_ezhost::{Kind, Options, Session};
 use alea_ezscript::{Env, MapHost, Program, Template, Value as EzValue};
 use serde_json::{Value, json};
 
@@ -66,6 +67,9 @@ pub fn run(input: &Value) -> Value {
         (Ok(s), Ok(t)) => (s, t),
         (Err(e), _) | (_, Err(e)) => return e,
     };
+    if input.get("globals").is_none_or(Value::is_null) {
+        return run_in_tournament(input, source, template);
+    }
     let host = match host(input) {
         Ok(h) => h,
         Err(e) => return e,
@@ -107,10 +111,77 @@ pub fn run(input: &Value) -> Value {
     }
 }
 
-/// `POST /api/ezscript/clock`: the running clock preview (content fields rendered tick by
-/// tick, alerts as they fire). It needs the tournament binding (crate `alea-ezhost`).
-pub fn clock(_input: &Value) -> Value {
-    let _ = budget::EZSCRIPT_TICKS;
-    json!({"ok": false, "error": "the clock preview needs the tournament binding (alea-ezhost), \
-                                  which this build does not include yet"})
+/// A session over the request's tournament (empty without one) in the request's locale.
+fn session(input: &Value) -> Result<Session, Value> {
+    let tournament = api::opt_text(input, "tournament")?.filter(|t| !t.trim().is_empty());
+    let locale = api::opt_text(input, "locale")?.unwrap_or("en-US");
+    let options = Options {
+        locale: locale.to_string(),
+        fuel: Some(budget::EZSCRIPT_FUEL),
+        host_now: input
+            .get("now")
+            .and_then(Value::as_f64)
+            .unwrap_or(1_753_035_300_000.0),
+        ..Options::default()
+    };
+    Session::new(tournament, options).map_err(|e| {
+        json!({"ok": false, "errors": [{"line": 0, "column": 0, "end_line": 0, "end_column": 0,
+               "severity": "error", "file": "tournament", "message": e.to_string(),
+               "rendered": ""}]})
+    })
+}
+
+/// A content field (script or template) against the tournament, formatted in the locale.
+fn run_in_tournament(input: &Value, source: &str, template: bool) -> Value {
+    let session = match session(input) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let out = session.eval(Kind::Content, Some(source), template);
+    let file = SourceFile::new("<script>", source);
+    let diags: Vec<alea_core::Diagnostic> =
+        out.errors.iter().map(|e| e.diagnostic.clone()).collect();
+    json!({"ok": out.ok, "text": out.text, "value": out.value, "locale": session.locale(),
+           "errors": errors(&file, &diags)})
+}
+
+/// `POST /api/ezscript/clock {"tournament", "locale"?, "seconds"?, "source"?, "template"?}`:
+/// the running clock for `seconds` one-second ticks (default 120): every alert of the file as
+/// it fires, with its rendered TTS text, and the content field rendered at the start.
+pub fn clock(input: &Value) -> Value {
+    let seconds = match api::opt_u64(input, "seconds", 120, budget::EZSCRIPT_TICKS) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let session = match session(input) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let content = match api::opt_text(input, "source") {
+        Ok(Some(src)) => {
+            let template = input
+                .get("template")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            Some(session.eval(Kind::Content, Some(src), template).text)
+        }
+        Ok(None) => None,
+        Err(e) => return e,
+    };
+    let report = match alea_ezscript::with_stack(|| session.simulate(seconds)) {
+        Ok(r) => r,
+        Err(e) => return json!({"ok": false, "error": e}),
+    };
+    let firings: Vec<Value> = report.firings.iter().map(|f| f.to_json()).collect();
+    let alert_errors: Vec<Value> = report
+        .errors
+        .iter()
+        .map(|e| {
+            json!({"alert": e.alert, "field": e.field, "tick": e.tick,
+                   "message": e.diagnostic.message})
+        })
+        .collect();
+    json!({"ok": true, "seconds": seconds, "locale": session.locale(),
+           "time_zone": session.time_zone(), "content": content, "firings": firings,
+           "alert_errors": alert_errors})
 }

@@ -323,11 +323,13 @@ async function ezRun() {
   return data;
 }
 async function ezClock() {
-  const data = await api("ezscript/clock", { ...ezRequest(), ticks: 120 });
+  const data = await api("ezscript/clock", { ...ezRequest(), seconds: 600 });
   const out = $("ez-clock-out");
   if (!data.ok) { out.innerHTML = `<p class="note">${esc(data.error || "the clock preview failed")}</p>`; showErrors($("ez-errors"), null, data); return data; }
-  out.innerHTML = (data.ticks || []).map((t) => `<div class="tick">${esc(t.clock)} ${esc(t.text || "")}` +
-    (t.alerts || []).map((a) => `<span class="alert">${esc(a)}</span>`).join("") + `</div>`).join("");
+  const head = data.content !== null && data.content !== undefined ? `<div class="result">${esc(data.content)}</div>` : "";
+  const rows = (data.firings || []).map((f) => `<div class="tick">${esc(f.time)} (+${f.tick}s)<span class="alert">${esc(f.alert)}</span> ${esc(f.tts || "")}</div>`).join("");
+  const bad = (data.alert_errors || []).map((e) => `<div class="err">${esc(e.alert)} (${esc(e.field)}, tick ${e.tick}): ${esc(e.message)}</div>`).join("");
+  out.innerHTML = head + `<p class="note">${data.seconds} s simulated in ${esc(data.time_zone)}, ${esc(data.locale)}: ${(data.firings || []).length} alerts fired</p>` + rows + bad;
   return data;
 }
 
@@ -389,7 +391,8 @@ async function selftest(tab) {
     const i = [...$("ez-examples").options].findIndex((o) => o.text.startsWith("tournament: title"));
     $("ez-examples").value = i; $("ez-examples").dispatchEvent(new Event("change"));
     const d = await ezRun();
-    return d.ok ? `ok text=${d.text}` : `FAIL ${JSON.stringify(d.errors || d.error)}`;
+    const c = await ezClock();
+    return d.ok && c.ok ? `ok text=${d.text} alerts=${c.firings.length}` : `FAIL ${JSON.stringify(d.errors || d.error || c.error)}`;
   });
   if (tab) showTab(tab);
   out.textContent = lines.join("\n");
