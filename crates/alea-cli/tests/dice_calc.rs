@@ -290,6 +290,11 @@ fn compare_prints_one_column_per_program_and_overlays_the_chart() {
     // Exact fractions in the columns.
     let o = alea(&["dice", "--compare", "--exact", "d2", "d3"]);
     assert!(
+        stdout(&o).contains("      3            0          1/3\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
         stdout(&o).contains("      1          1/2          1/3\n"),
         "{}",
         stdout(&o)

@@ -372,7 +372,11 @@ pub fn compare_table(all: &[Analysis], exact: bool) -> String {
     values.dedup();
     let cell = |a: &Analysis, o: &Outcome| -> String {
         let p = a.dist.probability(o);
-        if exact { p.to_string() } else { p.to_fixed(6) }
+        match (exact, p == Ratio::zero()) {
+            (true, true) => "0".to_string(),
+            (true, false) => p.to_string(),
+            (false, _) => p.to_fixed(6),
+        }
     };
     let mut table: Vec<(String, Vec<String>)> = values
         .iter()
