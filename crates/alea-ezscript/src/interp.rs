@@ -7,6 +7,7 @@ use crate::host::{Global, Host, Previous};
 use crate::ir::*;
 use crate::value::{Map, Value};
 use alea_core::Span;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -545,6 +546,11 @@ impl<'a> Interp<'a> {
                             *s = Slot::Val(rhs);
                             return Ok(());
                         }
+                        (
+                            Some(BinOp::Add),
+                            Slot::Val(Value::Text(_)),
+                            Value::Text(_) | Value::Number(_) | Value::Bool(_),
+                        ) => return self.append_to_local(*slot, &rhs, stmt.span),
                         (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
                             let b = *b;
                             *a = match op {
@@ -642,6 +648,31 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Break => return Err(Flow::Break),
             StmtKind::Continue => return Err(Flow::Continue),
+        }
+        Ok(())
+    }
+
+    /// `s += v` where local `s` holds a text: appends in place when the slot holds the only
+    /// reference (otherwise copies once), so building a text piece by piece is linear. Pays one
+    /// step per 64 bytes created, like [`Interp::text`].
+    fn append_to_local(&mut self, slot: u32, rhs: &Value, span: Span) -> R<()> {
+        let add = match rhs {
+            Value::Text(t) => Cow::Borrowed(t.as_str()),
+            other => Cow::Owned(other.display()),
+        };
+        let i = self.base + slot as usize;
+        let Slot::Val(Value::Text(s)) = &self.stack[i] else {
+            return fail("internal: not a text slot", span);
+        };
+        let (old, new) = (s.len(), s.len() + add.len());
+        let too_long =
+            new > self.limits.text && s.chars().count() + add.chars().count() > self.limits.text;
+        self.burn((new / 64 - old / 64) as u64, span)?;
+        if too_long {
+            return fail("Text is too long", span);
+        }
+        if let Slot::Val(Value::Text(s)) = &mut self.stack[i] {
+            Rc::make_mut(s).push_str(&add);
         }
         Ok(())
     }
@@ -866,7 +897,7 @@ impl<'a> Interp<'a> {
         let mut keys = Vec::with_capacity(path.len());
         for step in path {
             keys.push(match step {
-                PathIr::Key(k, s) => (Value::Text(k.clone()), *s),
+                PathIr::Key(k, s) => (k.clone(), *s),
                 PathIr::Index(e) => (self.eval(e)?, e.span),
             });
         }
@@ -955,11 +986,14 @@ impl<'a> Interp<'a> {
                         span,
                     );
                 };
+                let k = k.as_str();
                 if rest.is_empty() {
                     if !map.contains_key(k) {
                         self.check_object(map.len() + 1, span)?;
+                        Rc::make_mut(map).insert(Rc::from(k), v);
+                    } else if let Some(slot) = Rc::make_mut(map).get_mut(k) {
+                        *slot = v;
                     }
-                    Rc::make_mut(map).insert(k.clone(), v);
                     return Ok(());
                 }
                 match Rc::make_mut(map).get_mut(k) {

@@ -74,7 +74,8 @@ pub enum Var {
 
 #[derive(Debug)]
 pub enum PathIr {
-    Key(Rc<str>, Span),
+    /// A `.name` step, as the text value it indexes with.
+    Key(Value, Span),
     Index(Node),
 }
 

@@ -209,7 +209,7 @@ impl Interp<'_> {
                 let text = |v: Option<&Value>, default: &str| -> R<Rc<str>> {
                     match v {
                         None => Ok(Rc::from(default)),
-                        Some(Value::Text(s)) => Ok(s.clone()),
+                        Some(Value::Text(s)) => Ok(Rc::from(s.as_str())),
                         Some(other) => fail(
                             format!("join needs a text separator, got {}", other.type_name()),
                             span,

@@ -276,7 +276,7 @@ impl Interp<'_> {
                         span,
                     );
                 };
-                match map.get(k) {
+                match map.get(k.as_str()) {
                     Some(v) => Ok(v.clone()),
                     None => missing(recv, k, span),
                 }

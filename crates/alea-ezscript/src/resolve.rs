@@ -372,7 +372,7 @@ impl Resolver {
         let path = path
             .iter()
             .map(|step| match step {
-                PathStep::Key(k) => PathIr::Key(k.name.clone(), k.span),
+                PathStep::Key(k) => PathIr::Key(Value::text(&k.name), k.span),
                 PathStep::Index(e) => PathIr::Index(self.expr(e)),
             })
             .collect::<Vec<_>>();
@@ -400,7 +400,7 @@ impl Resolver {
         let span = expr.span;
         let kind = match &expr.kind {
             ExprKind::Number(x) => NodeKind::Const(Value::Number(*x)),
-            ExprKind::Text(s) => NodeKind::Const(Value::Text(s.clone())),
+            ExprKind::Text(s) => NodeKind::Const(Value::text(s)),
             ExprKind::Bool(b) => NodeKind::Const(Value::Bool(*b)),
             ExprKind::Name(name) => match self.lookup(name) {
                 Found::Local(slot) => NodeKind::Local(slot),

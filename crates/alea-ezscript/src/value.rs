@@ -22,8 +22,9 @@ pub enum Value {
     Bool(bool),
     /// Every number is an f64.
     Number(f64),
-    /// Text, counted in Unicode scalar values.
-    Text(Rc<str>),
+    /// Text, counted in Unicode scalar values. Growable: `s += t` appends in place when `s`
+    /// holds the only reference.
+    Text(Rc<String>),
     /// A list.
     List(Rc<Vec<Value>>),
     /// An object: text keys in insertion order.
@@ -37,7 +38,7 @@ pub enum Value {
 impl Value {
     /// A text value.
     pub fn text(s: &str) -> Value {
-        Value::Text(Rc::from(s))
+        Value::Text(Rc::new(s.to_owned()))
     }
 
     /// A list value.
@@ -216,7 +217,7 @@ impl From<&str> for Value {
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::Text(Rc::from(s))
+        Value::Text(Rc::new(s))
     }
 }
 
