@@ -73,8 +73,20 @@ fn templates() {
         out.stdout,
         "Level 7 of 18 · 12:26 left · 1st, 2nd and 3rd paid\n\n"
     );
-    // A failing insertion is empty; the error is reported and the exit status is 1.
+    // A failing insertion is empty (ezscript.md §10): reported as a warning, exit status 0;
+    // with --strict it is an error and the exit status is 1.
     let out = alea(&["ez", "--template", "-e", "A{{ nope }}B{{ 1 }}"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "AB1\n"));
+    assert!(
+        out.stderr
+            .starts_with("<expr>:1:5: warning: Unknown name nope\n"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(
+        &["ez", "--strict", "--template", "-e", "A{{ nope }}B{{ 1 }}"],
+        None,
+    );
     assert_eq!((out.code, out.stdout.as_str()), (1, "AB1\n"));
     assert!(
         out.stderr
@@ -90,6 +102,8 @@ fn templates() {
     assert_eq!(v["text"], "A1");
     assert_eq!(v["errors"][0]["insertion"], 1);
     assert_eq!(v["errors"][0]["message"], "Unknown name nope");
+    assert_eq!(v["errors"][0]["severity"], "warning");
+    assert_eq!(v["ok"], true);
 }
 
 #[test]
@@ -188,11 +202,11 @@ fn usage_errors() {
         "{}",
         out.stderr
     );
-    let out = alea(&["ez", "--locale", "de", "-e", "1"], None);
-    assert_eq!(
-        out.code, 2,
-        "options of the next issue are not accepted yet"
-    );
+    let out = alea(&["ez", "--locale", "de", "-e", "1.5"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "1.5\n"));
+    let out = alea(&["ez", "--kind", "nonsense", "-e", "1"], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("nonsense"), "{}", out.stderr);
 }
 
 #[test]

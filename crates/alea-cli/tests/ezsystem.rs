@@ -21,6 +21,7 @@ fn args(kind: KindArg) -> SystemArgs {
         now: Some("2025-07-20T20:15:00+02:00".into()),
         player: None,
         simulate: None,
+        strict: false,
     }
 }
 
@@ -41,6 +42,14 @@ fn exit_statuses() {
     assert_eq!(run_system(src("nope"), false, true, None, &content), failed);
     assert_eq!(
         run_system(src("A{{ nope }}"), true, false, None, &content),
+        ok
+    );
+    let strict = SystemArgs {
+        strict: true,
+        ..args(KindArg::Content)
+    };
+    assert_eq!(
+        run_system(src("A{{ nope }}"), true, false, None, &strict),
         failed
     );
     assert_eq!(run_system(None, false, false, None, &content), usage);

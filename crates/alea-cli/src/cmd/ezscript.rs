@@ -1,8 +1,11 @@
 //! `alea ezscript` (alias `alea ez`) and `alea repl ez`: run EZScript scripts and templates.
 //!
-//! The tournament data, locales, field kinds and the clock simulation (`--data`, `--locale`,
-//! `--tz`, `--now`, `--kind`, `--simulate`) arrive with the next issue; until then scripts run
-//! against an empty tournament whose `now()` is the system clock.
+//! A script runs as a field of a tournament (`alea_ezhost::Session`): the system options
+//! (`--data`, `--locale`, `--tz`, `--now`, `--kind`, `--player`, `--simulate`, `--strict`) and
+//! `alea ez check FILE` live in `ezsystem.rs`; without `--data` the tournament is empty and
+//! `now()` is the system clock.
+//!
+//! `check` is a subcommand, so a script file literally named `check` runs as `alea ez ./check`.
 
 use crate::common::{self, Repl, ReplStep};
 use alea_core::{Diagnostic, RenderOptions, SourceFile};
@@ -12,7 +15,11 @@ use std::process::ExitCode;
 
 /// Arguments of `alea ezscript`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    /// `check FILE`: validate every script of a tournament file.
+    #[command(subcommand)]
+    pub action: Option<Action>,
     /// Script file, or `-` for stdin.
     #[arg(value_name = "FILE", conflicts_with = "expr")]
     pub file: Option<String>,
@@ -28,6 +35,21 @@ pub struct Args {
     /// Step budget (default 250000, about 10 ms of work).
     #[arg(long, value_name = "N")]
     pub fuel: Option<u64>,
+    /// The tournament, locale, field kind and clock options.
+    #[command(flatten)]
+    pub system: super::ezsystem::SystemArgs,
+}
+
+/// The subcommands of `alea ezscript` (a script file named like one: `alea ez ./check`).
+#[derive(clap::Subcommand, Debug)]
+pub enum Action {
+    /// Run every script of a tournament file (payout script, points formula, each alert's
+    /// condition and TTS text) and list each failure with its position in the file.
+    Check {
+        /// The tournament file (JSON).
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
 }
 
 /// The CLI's host: no tournament names yet, `now()` from the system clock.
@@ -54,7 +76,6 @@ fn system_now() -> f64 {
 struct Report {
     ok: bool,
     text: String,
-    json_value: serde_json::Value,
     errors: Vec<(Diagnostic, Option<usize>)>,
 }
 
@@ -71,7 +92,6 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
             let out = t.render(&env);
             return Report {
                 ok: out.errors.is_empty(),
-                json_value: serde_json::Value::String(out.text.clone()),
                 text: out.text,
                 errors: out.errors.into_iter().zip(out.insertions).collect(),
             };
@@ -82,87 +102,54 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
                 return Report {
                     ok: false,
                     text: String::new(),
-                    json_value: serde_json::Value::Null,
                     errors: diags.into_iter().map(|d| (d, None)).collect(),
                 };
             }
         };
         match program.run_display(&env) {
-            Ok(out) => {
-                let mut budget = 1_000_000;
-                let json_value = out
-                    .value
-                    .to_json_bounded(&mut budget)
-                    .unwrap_or(serde_json::Value::String(out.text.clone()));
-                Report {
-                    ok: true,
-                    text: out.text,
-                    json_value,
-                    errors: vec![],
-                }
-            }
+            Ok(out) => Report {
+                ok: true,
+                text: out.text,
+                errors: vec![],
+            },
             Err(e) => Report {
                 ok: false,
                 text: String::new(),
-                json_value: serde_json::Value::Null,
                 errors: vec![(e.to_diagnostic(), None)],
             },
         }
     })
 }
 
-/// Runs `alea ezscript`.
+/// Runs `alea ezscript`: the source (`-e`, FILE or stdin) as a field of the tournament, or
+/// `check FILE`.
 pub fn run(args: Args) -> ExitCode {
-    let file = match (&args.expr, &args.file) {
-        (Some(src), _) => SourceFile::new("<expr>", src.clone()),
-        (None, Some(path)) => match common::read_source(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        (None, None) => {
-            eprintln!("error: give a script file, `-` for stdin, or -e SOURCE");
-            return ExitCode::from(2);
+    use super::ezsystem::{KindArg, run_check, run_system};
+    if let Some(Action::Check { file }) = &args.action {
+        return run_check(file);
+    }
+    let sys = &args.system;
+    // The clock and the file's own payout script / points formula need no source.
+    let needs_no_source = sys.simulate.is_some()
+        || (matches!(sys.kind, KindArg::Payout | KindArg::Points)
+            && args.expr.is_none()
+            && args.file.is_none());
+    let source = if needs_no_source {
+        None
+    } else {
+        match (&args.expr, &args.file) {
+            (Some(src), _) => Some(("<expr>".to_string(), src.clone())),
+            (None, Some(path)) => match common::read_source(path) {
+                Ok(f) => Some((f.name().to_string(), f.text().to_string())),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            (None, None) => None,
         }
     };
-    let fuel = args.fuel.unwrap_or(DEFAULT_FUEL);
-    let report = evaluate(&file, args.template, fuel, system_now());
-    if args.json {
-        let errors: Vec<serde_json::Value> = report
-            .errors
-            .iter()
-            .map(|(d, insertion)| {
-                let (line, column) = d.line_col(&file).unwrap_or((0, 0));
-                serde_json::json!({
-                    "message": d.message,
-                    "insertion": insertion,
-                    "line": line,
-                    "column": column,
-                })
-            })
-            .collect();
-        let out = serde_json::json!({
-            "ok": report.ok,
-            "kind": "content",
-            "value": report.json_value,
-            "text": report.text,
-            "errors": errors,
-        });
-        println!("{out}");
-    } else {
-        let diags: Vec<Diagnostic> = report.errors.iter().map(|(d, _)| d.clone()).collect();
-        common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
-        if report.ok || args.template {
-            println!("{}", report.text);
-        }
-    }
-    if report.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    run_system(source, args.template, args.json, args.fuel, sys)
 }
 
 const REPL_HELP: &str = "\

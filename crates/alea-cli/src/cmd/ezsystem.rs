@@ -5,8 +5,8 @@
 //! `ezscript.rs`, which flattens [`SystemArgs`] and hands the source to [`run_system`].
 
 use crate::common;
-use alea_core::{Diagnostic, RenderOptions, SourceFile};
-use alea_ezhost::{Kind, Options, Session, SessionError};
+use alea_core::{Diagnostic, RenderOptions, Severity, SourceFile};
+use alea_ezhost::{AlertError, Kind, Options, ScriptError, Session, SessionError};
 use std::process::ExitCode;
 
 /// `--kind`: the field kind a source is evaluated as.
@@ -61,6 +61,10 @@ pub struct SystemArgs {
     /// Run the clock N seconds and print every alert firing.
     #[arg(long, value_name = "N")]
     pub simulate: Option<u64>,
+    /// A failing template insertion (empty text by the spec) is an error with exit status 1
+    /// instead of a warning.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 fn system_now() -> f64 {
@@ -159,7 +163,7 @@ pub fn run_system(
         Err(code) => return code,
     };
     if let Some(seconds) = sys.simulate {
-        return simulate(&session, seconds, json);
+        return simulate(&session, seconds, json, sys.strict);
     }
     let kind = sys.kind.kind();
     let settings = &session.state().data().settings;
@@ -179,24 +183,54 @@ pub fn run_system(
         }
     };
     let out = session.eval(kind, source.as_ref().map(|(_, t)| t.as_str()), template);
+    // A failing insertion renders as empty text (ezscript.md §10), which templates rely on
+    // (`{{ nextLevel.title }}` on the last level): a warning, an error only with --strict.
+    let tolerated = |e: &ScriptError| template && !sys.strict && e.insertion.is_some();
+    let failed = out.errors.iter().any(|e| !tolerated(e));
+    let diags: Vec<Diagnostic> = out
+        .errors
+        .iter()
+        .map(|e| {
+            let mut d = e.diagnostic.clone();
+            if tolerated(e) {
+                d.severity = Severity::Warning;
+            }
+            d
+        })
+        .collect();
     if json {
-        println!("{}", out.to_json());
+        let mut value = out.to_json();
+        value["ok"] = serde_json::Value::Bool(!failed);
+        value["errors"] = diags
+            .iter()
+            .zip(&out.errors)
+            .map(|(d, e)| {
+                let (line, column) = d.line_col(&file).unwrap_or((0, 0));
+                serde_json::json!({
+                    "message": d.message,
+                    "insertion": e.insertion,
+                    "severity": d.severity.as_str(),
+                    "line": line,
+                    "column": column,
+                })
+            })
+            .collect();
+        println!("{value}");
     } else {
-        let diags: Vec<Diagnostic> = out.errors.iter().map(|e| e.diagnostic.clone()).collect();
         common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
         let content_script_failed = kind == Kind::Content && !template && !out.ok;
         if !content_script_failed {
             println!("{}", out.text);
         }
     }
-    if out.ok {
-        ExitCode::SUCCESS
-    } else {
+    if failed {
         ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
-fn simulate(session: &Session, seconds: u64, json: bool) -> ExitCode {
+fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCode {
     let report = match session.simulate(seconds) {
         Ok(r) => r,
         Err(e) => {
@@ -211,13 +245,17 @@ fn simulate(session: &Session, seconds: u64, json: bool) -> ExitCode {
             println!("{}", f.line());
         }
     }
+    // A TTS text is a template: its failing insertions are empty text, warnings unless
+    // --strict (as for `--template`).
+    let tolerated = |e: &AlertError| e.field == "tts" && !strict;
     for e in &report.errors {
+        let severity = if tolerated(e) { "warning" } else { "error" };
         eprintln!(
-            "error: alert {:?} {} (tick {}): {}",
+            "{severity}: alert {:?} {} (tick {}): {}",
             e.alert, e.field, e.tick, e.diagnostic.message
         );
     }
-    if report.errors.is_empty() {
+    if report.errors.iter().all(tolerated) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
