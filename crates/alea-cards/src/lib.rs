@@ -27,6 +27,8 @@ pub use eval::{
 };
 mod equity;
 mod ez;
+mod handrank;
+mod handrank_tables;
 mod symbols;
 
 pub use equity::{
@@ -38,6 +40,7 @@ pub use ez::{
     poker_cards_to_hand_name, poker_cards_to_hand_type, poker_cards_to_text, poker_cards_to_value,
     poker_hand_to_cards, text_to_poker_hand,
 };
+pub use handrank::{HANDRANK_MAX_OPPONENTS, handrank, handrank_table};
 pub use symbols::{
     HandPattern, HandSymbols, HoldingClass, SetFeatures, SymbolsError, hand_symbols, handrank_of,
     handrank_order, is_connector, is_pair, is_suited, pokerval, pokerval_category, pokerval_type,

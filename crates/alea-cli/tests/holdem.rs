@@ -228,9 +228,43 @@ fn state_errors_name_the_json_path() {
 fn spec_state_symbols_via_cli() {
     let o = alea(&["-e", "betround * 1000 + call * 100 + pot", "--state", STATE]);
     assert_eq!(o.stdout, "2410\n");
-    let o = alea(&["-e", "prwin", "--state", STATE]);
-    assert_eq!(o.code, 1);
-    assert!(o.stderr.contains("needs the hand evaluator of alea-cards"));
+    // Card symbols come from alea-cards (spec §7.3).
+    let o = alea(&["-e", "pokerval", "--state", STATE]);
+    assert_eq!((o.code, o.stdout.as_str()), (0, "974002\n"), "{}", o.stderr);
+    let o = alea(&[
+        "-e",
+        "nouts * 10000 + ncardsbetter * 1000 + nhandshi",
+        "--state",
+        STATE,
+    ]);
+    assert_eq!(o.stdout, "189432\n");
+    let o = alea(&["-e", "handrank169 * 10000 + handrank2652", "--state", STATE]);
+    assert_eq!(o.stdout, "80092\n");
+    // prwin: seeded, so the same command prints the same value; §7.3's figure within 0.005.
+    let args = [
+        "-e",
+        "prwin",
+        "--state",
+        STATE,
+        "--seed",
+        "3",
+        "--iterations",
+        "100000",
+    ];
+    let o = alea(&args);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let prwin: f64 = o.stdout.trim().parse().unwrap();
+    assert!((prwin - 0.758671).abs() < 0.005, "{prwin}");
+    assert_eq!(alea(&args).stdout, o.stdout);
+    let o = alea(&["-e", "prwin", "--state", STATE, "--seed", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["prwin"]["iterations"], 10000);
+    assert_eq!(v["prwin"]["opponents"], 1);
+    let sum: f64 = ["prwin", "prtie", "prlos"]
+        .iter()
+        .map(|k| v["prwin"][k].as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12, "{sum}");
 }
 
 #[test]

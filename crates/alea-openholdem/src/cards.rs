@@ -2,8 +2,8 @@
 //!
 //! Symbols that only look at ranks and suits (`$AKs`, `ispair`, `rankbits`, `nstraight`, …) are
 //! computed here. Symbols that need poker hand values (`pokerval`, `nouts`, `nhands…`,
-//! `prwinnow`, `handrank…`, `prwin`…) go through [`HandEvaluator`], which `alea-cards` will
-//! implement; until one is installed they are a run-time error that says so.
+//! `prwinnow`, `handrank…`, `prwin`…) go through [`HandEvaluator`]; every [`crate::Machine`]
+//! starts with [`AleaCards`] (the evaluator of `alea-cards`), and tests may inject another.
 
 use crate::symbols::{CardField, CardSet, HandPattern, Symbol};
 use alea_core::Rng;
@@ -91,9 +91,80 @@ pub trait HandEvaluator: Send + Sync {
     ) -> Equity;
 }
 
-/// Why a card symbol has no value.
-pub const NEEDS_EVALUATOR: &str = "needs the hand evaluator of alea-cards, which is not wired \
-into alea-openholdem yet";
+/// The default [`HandEvaluator`]: `alea-cards`' table-driven evaluator, its committed handrank
+/// tables and its seeded Monte Carlo (parallel over cores, the same result at any thread count).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AleaCards;
+
+fn to_cards(cards: &[Card]) -> alea_cards::CardSet {
+    let mut set = alea_cards::CardSet::EMPTY;
+    for c in cards {
+        set.insert(to_card(*c));
+    }
+    set
+}
+
+fn to_card(c: Card) -> alea_cards::Card {
+    // Card fields are in range by construction (`Card::parse`, `Card::from_code`); clamp anyway
+    // so a hand-built Card cannot panic.
+    let rank = alea_cards::Rank::from_value(c.rank.clamp(2, 14)).unwrap_or(alea_cards::Rank::Ace);
+    let suit =
+        alea_cards::Suit::from_openholdem_index(c.suit.min(3)).unwrap_or(alea_cards::Suit::Spades);
+    alea_cards::Card::new(rank, suit)
+}
+
+fn class(hole: [Card; 2]) -> alea_cards::HoldingClass {
+    alea_cards::HoldingClass::of(to_card(hole[0]), to_card(hole[1]))
+}
+
+impl HandEvaluator for AleaCards {
+    fn pokerval(&self, cards: &[Card]) -> u32 {
+        let set = to_cards(cards);
+        // At most 7 cards reach here (hero + board); more would be a caller's bug: value 0.
+        if set.len() > 7 {
+            0
+        } else {
+            alea_cards::pokerval(set)
+        }
+    }
+
+    fn handrank169(&self, hole: [Card; 2], opponents: u32) -> u32 {
+        alea_cards::handrank(class(hole), opponents as usize).0
+    }
+
+    fn handrank2652(&self, hole: [Card; 2], opponents: u32) -> u32 {
+        alea_cards::handrank(class(hole), opponents as usize).1
+    }
+
+    /// Spec §5.4 by [`alea_cards::simulate`], seeded with one draw of `rng`. Iterations are
+    /// capped at [`alea_cards::MAX_ITERATIONS`] (the machine warns first); an impossible
+    /// request (a card twice, too many opponents for the deck) gives all zeros.
+    fn equity(
+        &self,
+        hero: [Card; 2],
+        board: &[Card],
+        opponents: u32,
+        iterations: u64,
+        rng: &mut Rng,
+    ) -> Equity {
+        let seed = rng.next_u64();
+        let board: Vec<alea_cards::Card> = board.iter().map(|&c| to_card(c)).collect();
+        let req = alea_cards::EquityRequest::new(
+            [to_card(hero[0]), to_card(hero[1])],
+            &board,
+            opponents as usize,
+        );
+        let iterations = iterations.min(alea_cards::MAX_ITERATIONS);
+        match alea_cards::simulate(&req, iterations, seed) {
+            Ok(t) => Equity {
+                win: t.win(),
+                tie: t.tie(),
+                lose: t.lose(),
+            },
+            Err(_) => Equity::default(),
+        }
+    }
+}
 
 fn set_cards(set: CardSet, hero: &[Card], board: &[Card], buf: &mut Vec<Card>) -> bool {
     buf.clear();

@@ -9,7 +9,7 @@
 //!   per-state and per-run caches, memory symbols, warnings, `--strict`, and a trace.
 //! * [`SymbolProvider`]: where table symbols come from; [`TableState`] reads the spec's JSON.
 //!   Card symbols are derived from the provider's cards; those needing hand values go through
-//!   the [`HandEvaluator`] hook.
+//!   the [`HandEvaluator`] hook, by default [`AleaCards`] (`alea-cards`).
 //!
 //! ```
 //! use alea_core::SourceFile;
@@ -47,7 +47,7 @@ mod symbols;
 mod trace;
 
 pub use ast::{Ast, BinOp, Expr, Node, NodeId, UnOp};
-pub use cards::{Card, Equity, HandEvaluator, NEEDS_EVALUATOR};
+pub use cards::{AleaCards, Card, Equity, HandEvaluator};
 pub use compile::{
     AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_expr, compile_file,
     standard_functions,

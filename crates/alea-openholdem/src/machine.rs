@@ -7,7 +7,7 @@
 //!   most once per run;
 //! * `random`: new per reference.
 
-use crate::cards::{self, HandEvaluator, NEEDS_EVALUATOR, PvFacts};
+use crate::cards::{self, AleaCards, HandEvaluator, PvFacts};
 use crate::compile::{Instr, Located, NO_NODE, Program};
 use crate::ops;
 use crate::state::{SymbolProvider, is_table_symbol};
@@ -25,6 +25,9 @@ pub struct RunOptions {
     pub opponents: Option<u32>,
     /// `--iterations`: overrides `f$prwin_number_of_iterations`.
     pub iterations: Option<u64>,
+    /// Most prwin iterations of a run (a server's time limit); more are capped with a warning.
+    /// Always at most [`alea_cards::MAX_ITERATIONS`].
+    pub max_iterations: Option<u64>,
 }
 
 /// The prwin simulation of a run (for `--json`).
@@ -52,7 +55,7 @@ struct Frame {
 pub struct Machine<'p> {
     program: &'p Program,
     provider: Option<Box<dyn SymbolProvider + 'p>>,
-    evaluator: Option<Arc<dyn HandEvaluator>>,
+    evaluator: Arc<dyn HandEvaluator>,
     options: RunOptions,
     epoch: u32,
     state_vals: Vec<f64>,
@@ -88,7 +91,7 @@ impl<'p> Machine<'p> {
         let mut m = Machine {
             program,
             provider: None,
-            evaluator: None,
+            evaluator: default_evaluator(),
             options: RunOptions::default(),
             epoch: 1,
             state_vals: vec![0.0; nslots],
@@ -147,9 +150,9 @@ impl<'p> Machine<'p> {
         self.begin_run();
     }
 
-    /// Installs the hand evaluator (see [`HandEvaluator`]).
+    /// Replaces the hand evaluator (see [`HandEvaluator`]; the default is [`AleaCards`]).
     pub fn set_evaluator(&mut self, evaluator: Arc<dyn HandEvaluator>) {
-        self.evaluator = Some(evaluator);
+        self.evaluator = evaluator;
         self.state_valid.iter_mut().for_each(|v| *v = false);
         self.pv = None;
     }
@@ -740,10 +743,7 @@ impl<'p> Machine<'p> {
         if !needs_cards {
             return Ok(0.0);
         }
-        let Some(eval) = self.evaluator.clone() else {
-            let d = Diagnostic::error(format!("symbol '{name}' {NEEDS_EVALUATOR}"));
-            return Err(self.located(pc, d));
-        };
+        let eval = self.evaluator.clone();
         let hole = [hero.first().copied(), hero.get(1).copied()];
         match sym {
             Symbol::PrWin | Symbol::PrTie | Symbol::PrLos => {
@@ -765,7 +765,22 @@ impl<'p> Machine<'p> {
                             let w = self.located(pc, Diagnostic::warning(msg));
                             self.warnings.push(*w);
                         }
-                        let iterations = iterations.clamp(0.0, 1e12) as u64;
+                        let cap = self
+                            .options
+                            .max_iterations
+                            .map_or(alea_cards::MAX_ITERATIONS, |m| {
+                                m.min(alea_cards::MAX_ITERATIONS)
+                            }) as f64;
+                        if iterations > cap {
+                            let msg =
+                                format!("prwin with {iterations} iterations: capped at {cap}");
+                            if self.options.strict {
+                                return Err(self.located(pc, Diagnostic::error(msg)));
+                            }
+                            let w = self.located(pc, Diagnostic::warning(msg));
+                            self.warnings.push(*w);
+                        }
+                        let iterations = iterations.clamp(0.0, cap) as u64;
                         let equity = match (hole, iterations) {
                             ([Some(a), Some(b)], 1..) => {
                                 eval.equity([a, b], board, n, iterations, &mut self.rng_prwin)
@@ -817,6 +832,12 @@ impl<'p> Machine<'p> {
             }
         }
     }
+}
+
+/// One shared [`AleaCards`] for every machine (it has no state).
+fn default_evaluator() -> Arc<dyn HandEvaluator> {
+    static DEFAULT: std::sync::OnceLock<Arc<dyn HandEvaluator>> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(|| Arc::new(AleaCards)).clone()
 }
 
 /// Spans are used by the trace to print the position of a node.

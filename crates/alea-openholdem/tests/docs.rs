@@ -8,10 +8,15 @@ use alea_openholdem::{Machine, TableState, compile_expr, compile_file, format_va
 const DOC: &str = include_str!("../../../docs/openholdem.md");
 
 fn holdem_blocks() -> Vec<(usize, String, String)> {
+    blocks("```holdem")
+}
+
+/// The `EXPRESSION => VALUE` lines of the blocks opened by `fence`.
+fn blocks(fence: &str) -> Vec<(usize, String, String)> {
     let mut out = Vec::new();
     let mut inside = false;
     for (i, line) in DOC.lines().enumerate() {
-        if line.trim() == "```holdem" {
+        if line.trim() == fence {
             inside = true;
         } else if line.trim() == "```" {
             inside = false;
@@ -39,6 +44,40 @@ fn every_documented_example_evaluates_as_shown() {
             }
             None => format!("{:?}", c.diagnostics),
         };
+        if got != want {
+            failures.push(format!(
+                "docs/openholdem.md:{line}: {expr} => {got}, documented {want}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The ```holdem-state examples: evaluated against the documented state with seed 1 (card
+/// symbols through the default evaluator, alea-cards).
+#[test]
+fn every_documented_card_symbol_evaluates_as_shown() {
+    let json = DOC
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let examples = blocks("```holdem-state");
+    assert!(examples.len() >= 15, "{}", examples.len());
+    let mut failures = Vec::new();
+    for (line, expr, want) in examples {
+        let p = compile_expr(None, SourceFile::new("<expr>", expr.clone()))
+            .program
+            .unwrap();
+        let mut m = Machine::new(&p);
+        m.set_state(Box::new(TableState::from_json(json).unwrap()));
+        m.set_seed(1);
+        m.begin_run();
+        let got = m
+            .eval_expr()
+            .map_or_else(|e| e.diagnostic.message.clone(), format_value);
         if got != want {
             failures.push(format!(
                 "docs/openholdem.md:{line}: {expr} => {got}, documented {want}"

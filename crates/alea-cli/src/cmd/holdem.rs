@@ -289,6 +289,7 @@ fn evaluate(
         strict: args.strict,
         opponents: args.opponents,
         iterations: args.iterations,
+        ..RunOptions::default()
     });
     let state_seed = state.as_ref().and_then(|s| s.seed);
     if let Some(s) = state {
@@ -572,5 +573,32 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
         out,
         "  (try: alea holdem examples/openholdem/bot.ohf --state examples/openholdem/state.json --trace)"
     )?;
+    writeln!(
+        out,
+        "Card symbols of the same table (alea-cards; prwin: 10,000 seeded Monte Carlo deals):"
+    )?;
+    for e in [
+        "pokerval",
+        "nouts",
+        "nhandshi",
+        "handrank169",
+        "handrank2652",
+        "prwinnow",
+        "prwin",
+    ] {
+        let c = compile_expr(None, SourceFile::new("<expr>", e));
+        let v = c
+            .program
+            .as_ref()
+            .and_then(|p| {
+                let mut m = Machine::new(p);
+                m.set_state(Box::new(TableState::from_json(DEMO_STATE).ok()?));
+                m.set_seed(1);
+                m.begin_run();
+                m.eval_expr().ok()
+            })
+            .map_or_else(|| "error".to_string(), format_value);
+        writeln!(out, "  {e:<34} => {v}")?;
+    }
     Ok(())
 }

@@ -11,6 +11,9 @@ use alea_openholdem::{
 };
 use serde_json::{Value, json};
 
+/// Most prwin iterations of one playground run (more are capped with a warning).
+const PLAYGROUND_MAX_ITERATIONS: u64 = 1_000_000;
+
 fn located(c_files: &[SourceFile], d: &Located) -> Value {
     let file = &c_files[d.file];
     let mut v = api::diagnostic(file, &d.diagnostic);
@@ -130,7 +133,11 @@ pub fn run(input: &Value) -> Value {
         return json!({"ok": false, "errors": diagnostics(&c, false)});
     };
     let mut m = Machine::new(program);
-    m.set_options(RunOptions::default());
+    // prwin's simulation is the one costly symbol: cap it (about 0.1 s heads-up).
+    m.set_options(RunOptions {
+        max_iterations: Some(PLAYGROUND_MAX_ITERATIONS),
+        ..RunOptions::default()
+    });
     let seed = input
         .get("seed")
         .and_then(Value::as_u64)
