@@ -67,6 +67,14 @@ pub struct SystemArgs {
     pub strict: bool,
 }
 
+/// Prints one line on stdout; false when stdout is gone (`alea ez … | head`), which ends the
+/// output quietly instead of panicking like `println!`.
+fn emit(line: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
+}
+
 fn system_now() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -215,12 +223,12 @@ pub fn run_system(
                 })
             })
             .collect();
-        println!("{value}");
+        emit(&value.to_string());
     } else {
         common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
         let content_script_failed = kind == Kind::Content && !template && !out.ok;
         if !content_script_failed {
-            println!("{}", out.text);
+            emit(&out.text);
         }
     }
     if failed {
@@ -239,10 +247,13 @@ fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCo
         }
     };
     for f in &report.firings {
-        if json {
-            println!("{}", f.to_json());
+        let line = if json {
+            f.to_json().to_string()
         } else {
-            println!("{}", f.line());
+            f.line()
+        };
+        if !emit(&line) {
+            break;
         }
     }
     // A TTS text is a template: its failing insertions are empty text, warnings unless
@@ -287,10 +298,10 @@ pub fn run_check(path: &str) -> ExitCode {
     let diags = session.check();
     common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
     if diags.is_empty() {
-        println!("{}: every script works", file.name());
+        emit(&format!("{}: every script works", file.name()));
         ExitCode::SUCCESS
     } else {
-        println!("{}: {} script error(s)", file.name(), diags.len());
+        emit(&format!("{}: {} script error(s)", file.name(), diags.len()));
         ExitCode::from(1)
     }
 }
