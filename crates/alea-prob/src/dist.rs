@@ -203,19 +203,37 @@ impl<T: Ord + Clone> Dist<T> {
     pub fn product<U: Ord + Clone, V: Ord + Clone>(
         &self,
         other: &Dist<U>,
-        mut f: impl FnMut(&T, &U) -> V,
+        f: impl FnMut(&T, &U) -> V,
         budget: &mut Budget,
     ) -> Result<Dist<V>, ProbError> {
+        self.product_with_cost(other, f, 1, budget)
+    }
+
+    /// [`Dist::product`] charging `cost` steps per pair of outcomes, for outcomes whose
+    /// construction takes more than a few operations (lists). The steps are taken before any
+    /// work, and the pairs are merged in chunks so that memory stays proportional to the
+    /// number of distinct outcomes (checked against the outcome cap after every chunk).
+    pub fn product_with_cost<U: Ord + Clone, V: Ord + Clone>(
+        &self,
+        other: &Dist<U>,
+        mut f: impl FnMut(&T, &U) -> V,
+        cost: u64,
+        budget: &mut Budget,
+    ) -> Result<Dist<V>, ProbError> {
+        /// Pairs collected before the first merge.
+        const CHUNK: usize = 1 << 20;
         let n = self.items.len() as u64 * other.items.len() as u64;
-        budget.burn(n, "product of distributions")?;
-        let mut items = Vec::with_capacity(n.min(1 << 20) as usize);
+        budget.burn(n.saturating_mul(cost.max(1)), "product of distributions")?;
+        let mut items = Vec::with_capacity(n.min(CHUNK as u64) as usize);
+        let mut merge_at = CHUNK;
         for (a, wa) in &self.items {
             for (b, wb) in &other.items {
                 items.push((f(a, b), wa.mul(wb)));
             }
-            if items.len() > 4 * budget.max_outcomes().max(1 << 16) {
+            if items.len() >= merge_at {
                 items = compact(items);
                 budget.check_size(items.len(), "product of distributions")?;
+                merge_at = CHUNK.max(2 * items.len());
             }
         }
         let total = self.total.mul(&other.total);
