@@ -36,6 +36,7 @@ mod ir;
 mod lexer;
 mod list;
 mod members;
+mod ops;
 mod parser;
 mod program;
 mod resolve;

@@ -1,0 +1,214 @@
+//! Operators on values (`+`, comparisons, deep equality) and the size and display rules every
+//! new value passes through (text/list/object limits, the display rule's step cost).
+//!
+//! Split from `interp.rs` because none of this depends on frames, slots or control flow: it
+//! only needs the step budget and the size limits, and it is shared by expressions, compound
+//! assignment, list methods and members.
+
+use crate::ast::BinOp;
+use crate::interp::{Interp, R, fail};
+use crate::ir::Node;
+use crate::value::Value;
+use alea_core::Span;
+use std::rc::Rc;
+
+impl Interp<'_> {
+    pub(crate) fn binary(&mut self, op: BinOp, a: &Node, b: &Node, span: Span) -> R<Value> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let sym = op.symbol();
+                let need = |v: &Value| {
+                    format!("Operator {sym} needs true or false, got {}", v.type_name())
+                };
+                let x = self.eval(a)?;
+                let Value::Bool(x) = x else {
+                    return fail(need(&x), a.span);
+                };
+                if (op == BinOp::And) != x {
+                    return Ok(Value::Bool(x));
+                }
+                let y = self.eval(b)?;
+                match y {
+                    Value::Bool(y) => Ok(Value::Bool(y)),
+                    _ => fail(need(&y), b.span),
+                }
+            }
+            _ => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                self.apply(op, x, y, span)
+            }
+        }
+    }
+
+    /// A binary operator on two values (also used by compound assignment).
+    pub fn apply(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
+        if let (Value::Number(a), Value::Number(b)) = (&x, &y) {
+            let (a, b) = (*a, *b);
+            return Ok(match op {
+                BinOp::Add => Value::Number(a + b),
+                BinOp::Sub => Value::Number(a - b),
+                BinOp::Mul => Value::Number(a * b),
+                BinOp::Div => Value::Number(a / b),
+                BinOp::Rem => Value::Number(a.rem_euclid(b)),
+                BinOp::Eq => Value::Bool(a == b),
+                BinOp::Ne => Value::Bool(a != b),
+                BinOp::Lt => Value::Bool(a < b),
+                BinOp::Gt => Value::Bool(a > b),
+                BinOp::Le => Value::Bool(a <= b),
+                BinOp::Ge => Value::Bool(a >= b),
+                BinOp::And | BinOp::Or => Value::Nothing,
+            });
+        }
+        let bad = |x: &Value, y: &Value| {
+            format!(
+                "Operator {} cannot be applied to {} and {}",
+                op.symbol(),
+                x.type_name(),
+                y.type_name()
+            )
+        };
+        match op {
+            BinOp::Eq => Ok(Value::Bool(self.equal(&x, &y, span)?)),
+            BinOp::Ne => Ok(Value::Bool(!self.equal(&x, &y, span)?)),
+            BinOp::Add => match (&x, &y) {
+                (Value::Text(_), Value::Text(_) | Value::Number(_) | Value::Bool(_))
+                | (Value::Number(_) | Value::Bool(_), Value::Text(_)) => {
+                    let mut s = String::new();
+                    x.write_display(&mut s, false);
+                    y.write_display(&mut s, false);
+                    self.text(s, span)
+                }
+                (Value::List(a), Value::List(b)) => {
+                    let n = a.len() + b.len();
+                    self.check_list(n, span)?;
+                    self.burn(n as u64, span)?;
+                    let mut out = Vec::with_capacity(n);
+                    out.extend(a.iter().cloned());
+                    out.extend(b.iter().cloned());
+                    Ok(Value::list(out))
+                }
+                _ => fail(bad(&x, &y), span),
+            },
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => match (&x, &y) {
+                (Value::Text(a), Value::Text(b)) => {
+                    let ord = a.cmp(b);
+                    Ok(Value::Bool(match op {
+                        BinOp::Lt => ord.is_lt(),
+                        BinOp::Gt => ord.is_gt(),
+                        BinOp::Le => ord.is_le(),
+                        _ => ord.is_ge(),
+                    }))
+                }
+                _ => fail(bad(&x, &y), span),
+            },
+            _ => fail(bad(&x, &y), span),
+        }
+    }
+
+    /// Deep equality, drawing one step per item compared (shared lists can be huge trees).
+    pub fn equal(&mut self, x: &Value, y: &Value, span: Span) -> R<bool> {
+        match (x, y) {
+            (Value::List(a), Value::List(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ok(true);
+                }
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (p, q) in a.iter().zip(b.iter()) {
+                    self.burn(1, span)?;
+                    if !self.equal(p, q, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (k, v) in a.iter() {
+                    self.burn(1, span)?;
+                    match b.get(k) {
+                        Some(w) if self.equal(v, w, span)? => {}
+                        _ => return Ok(false),
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(x.equals(y)),
+        }
+    }
+
+    /// A new text, checked against the size limit and paid for (1 step per 64 bytes).
+    pub fn text(&mut self, s: String, span: Span) -> R<Value> {
+        self.burn((s.len() / 64) as u64, span)?;
+        if s.len() > self.limits.text && s.chars().count() > self.limits.text {
+            return fail("Text is too long", span);
+        }
+        Ok(Value::from(s))
+    }
+
+    pub fn check_list(&self, n: usize, span: Span) -> R<()> {
+        if n > self.limits.list {
+            return fail("List is too long", span);
+        }
+        Ok(())
+    }
+
+    pub fn check_object(&self, n: usize, span: Span) -> R<()> {
+        if n > self.limits.object {
+            return fail("Object is too big", span);
+        }
+        Ok(())
+    }
+
+    /// The display rule within the text limit, paying one step per item visited.
+    pub fn display(&mut self, v: &Value, span: Span) -> R<String> {
+        let mut out = String::new();
+        self.display_into(v, &mut out, false, span)?;
+        if out.len() > self.limits.text && out.chars().count() > self.limits.text {
+            return fail("Text is too long", span);
+        }
+        Ok(out)
+    }
+
+    fn display_into(&mut self, v: &Value, out: &mut String, nested: bool, span: Span) -> R<()> {
+        if out.len() > 4 * self.limits.text {
+            return fail("Text is too long", span);
+        }
+        match v {
+            Value::List(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    self.burn(1, span)?;
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.display_into(item, out, true, span)?;
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (i, (k, item)) in map.iter().enumerate() {
+                    self.burn(1, span)?;
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push_str(": ");
+                    self.display_into(item, out, true, span)?;
+                }
+                out.push('}');
+            }
+            Value::Text(s) => {
+                self.burn((s.len() / 64) as u64, span)?;
+                out.push_str(s);
+            }
+            _ => v.write_display(out, nested),
+        }
+        Ok(())
+    }
+}
