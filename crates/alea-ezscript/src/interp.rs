@@ -230,6 +230,20 @@ impl<'a> Interp<'a> {
         Ok(last)
     }
 
+    /// A loop body: like [`Interp::block`] but its value is not kept.
+    fn body(&mut self, block: &Block) -> R<()> {
+        self.enter_block(block);
+        for stmt in &block.stmts {
+            match &stmt.kind {
+                StmtKind::Expr(e) => {
+                    self.eval(e)?;
+                }
+                _ => self.exec(stmt)?,
+            }
+        }
+        Ok(())
+    }
+
     fn store(&mut self, slot: u32, v: Value) {
         let s = &mut self.stack[self.base + slot as usize];
         match s {
@@ -332,31 +346,89 @@ impl<'a> Interp<'a> {
         let span = node.span;
         match &node.kind {
             NodeKind::Const(v) => Ok(v.clone()),
-            NodeKind::Local(slot) => self.read_local(*slot, span),
-            NodeKind::Upval(i) => self.read_upval(*i, span),
-            NodeKind::Global(name) => self.global(name, span),
+            NodeKind::Local(slot) => {
+                // The common case inline: a plain slot outside `was()`.
+                if self.forbid_locals.is_none()
+                    && let Slot::Val(v) = &self.stack[self.base + *slot as usize]
+                {
+                    return Ok(v.clone());
+                }
+                self.read_local(*slot, span)
+            }
+            NodeKind::Upval(i) => {
+                if self.forbid_locals.is_none()
+                    && let Some(Closure::User { captures, .. }) = self.closure.as_deref()
+                    && let Some(v) = &*captures[*i as usize].borrow()
+                {
+                    return Ok(v.clone());
+                }
+                self.read_upval(*i, span)
+            }
             NodeKind::Binary(op, a, b) => self.binary(*op, a, b, span),
-            NodeKind::LocalNum(op, slot, y, local_span) => {
+            NodeKind::LocalNum(op, slot, y, _) => {
                 self.burn(2, span)?;
                 if self.forbid_locals.is_none()
                     && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
                 {
-                    let (x, y) = (*x, *y);
-                    return Ok(match op {
-                        BinOp::Add => Value::Number(x + y),
-                        BinOp::Sub => Value::Number(x - y),
-                        BinOp::Mul => Value::Number(x * y),
-                        BinOp::Div => Value::Number(x / y),
-                        BinOp::Rem => Value::Number(x.rem_euclid(y)),
-                        BinOp::Eq => Value::Bool(x == y),
-                        BinOp::Ne => Value::Bool(x != y),
-                        BinOp::Lt => Value::Bool(x < y),
-                        BinOp::Gt => Value::Bool(x > y),
-                        BinOp::Le => Value::Bool(x <= y),
-                        BinOp::Ge => Value::Bool(x >= y),
-                        BinOp::And | BinOp::Or => Value::Nothing,
-                    });
+                    return Ok(num_op(*op, *x, *y));
                 }
+                self.eval_rest(node)
+            }
+            NodeKind::If(cond, then, els) => {
+                if self.condition(cond)? {
+                    self.block(then)
+                } else {
+                    match els {
+                        Some(e) => self.eval(e),
+                        None => Ok(Value::Nothing),
+                    }
+                }
+            }
+            NodeKind::Block(b) => self.block(b),
+            NodeKind::Call(callee, args) => {
+                let f = self.eval(callee)?;
+                let Value::Function(f) = f else {
+                    return fail(format!("Cannot call {}", f.type_name()), callee.span);
+                };
+                if let Closure::User { .. } = &*f {
+                    // Arguments go straight into the new frame.
+                    let new_base = self.stack.len();
+                    for a in args {
+                        match self.eval(a) {
+                            Ok(v) => self.stack.push(Slot::Val(v)),
+                            Err(e) => {
+                                self.stack.truncate(new_base);
+                                return Err(e);
+                            }
+                        }
+                    }
+                    return self.enter_frame(&f, new_base, args.len(), span);
+                }
+                self.call_other(&f, args, span)
+            }
+            _ => self.eval_rest(node),
+        }
+    }
+
+    /// A call of a built-in or host function value: arguments are collected into a list.
+    #[inline(never)]
+    fn call_other(&mut self, f: &Rc<Closure>, args: &[Node], span: Span) -> R<Value> {
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.eval(a)?);
+        }
+        self.call(f, &values, span)
+    }
+
+    /// The node kinds that loops and calls rarely run, kept out of [`Interp::eval`] so its hot
+    /// path stays small. The node's step is already paid.
+    #[inline(never)]
+    fn eval_rest(&mut self, node: &Node) -> R<Value> {
+        let span = node.span;
+        match &node.kind {
+            NodeKind::Global(name) => self.global(name, span),
+            NodeKind::LocalNum(op, slot, y, local_span) => {
+                // The fused node's steps and fast path are paid in `eval`: not a number here.
                 let x = self.read_local(*slot, *local_span)?;
                 self.apply(*op, x, Value::Number(*y), span)
             }
@@ -375,18 +447,6 @@ impl<'a> Interp<'a> {
                     ),
                 }
             }
-            NodeKind::If(cond, then, els) => {
-                let c = self.eval(cond)?;
-                match c {
-                    Value::Bool(true) => self.block(then),
-                    Value::Bool(false) => match els {
-                        Some(e) => self.eval(e),
-                        None => Ok(Value::Nothing),
-                    },
-                    _ => fail("Condition must evaluate to true or false.", cond.span),
-                }
-            }
-            NodeKind::Block(b) => self.block(b),
             NodeKind::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -421,31 +481,6 @@ impl<'a> Interp<'a> {
                 let key = self.eval(index)?;
                 self.index(&recv, &key, span)
             }
-            NodeKind::Call(callee, args) => {
-                let f = self.eval(callee)?;
-                let Value::Function(f) = f else {
-                    return fail(format!("Cannot call {}", f.type_name()), callee.span);
-                };
-                if let Closure::User { .. } = &*f {
-                    // Arguments go straight into the new frame.
-                    let new_base = self.stack.len();
-                    for a in args {
-                        match self.eval(a) {
-                            Ok(v) => self.stack.push(Slot::Val(v)),
-                            Err(e) => {
-                                self.stack.truncate(new_base);
-                                return Err(e);
-                            }
-                        }
-                    }
-                    return self.enter_frame(&f, new_base, args.len(), span);
-                }
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a)?);
-                }
-                self.call(&f, &values, span)
-            }
             NodeKind::CallBuiltin(b, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {
@@ -454,6 +489,13 @@ impl<'a> Interp<'a> {
                 b.call(&values, self.host.now()).or_else(|e| fail(e, span))
             }
             NodeKind::Was(kind, arg) => self.was(*kind, arg, span),
+            NodeKind::Const(_)
+            | NodeKind::Local(_)
+            | NodeKind::Upval(_)
+            | NodeKind::Binary(..)
+            | NodeKind::If(..)
+            | NodeKind::Block(_)
+            | NodeKind::Call(..) => fail("internal: eval_rest on a hot node", span),
         }
     }
 
@@ -511,8 +553,10 @@ impl<'a> Interp<'a> {
                 self.stack[i] = Slot::Cell(Rc::new(RefCell::new(v)));
             }
         }
-        self.stack
-            .resize_with(new_base + proto.slots as usize, || Slot::Unset);
+        let height = new_base + proto.slots as usize;
+        if self.stack.len() < height {
+            self.stack.resize_with(height, || Slot::Unset);
+        }
         let saved_base = std::mem::replace(&mut self.base, new_base);
         let saved_closure = self.closure.replace(f.clone());
         self.depth += 1;
@@ -537,6 +581,34 @@ impl<'a> Interp<'a> {
                 op,
                 value,
             } => {
+                // Fastest path: `x op= number` or `x op= y` on plain local numbers, without
+                // building the right-hand value (its node's step is still paid).
+                if let (Var::Local(slot), true, None, Some(op)) =
+                    (var, path.is_empty(), self.forbid_locals, op)
+                {
+                    let b = match &value.kind {
+                        NodeKind::Const(Value::Number(b)) => Some(*b),
+                        NodeKind::Local(y) => match &self.stack[self.base + *y as usize] {
+                            Slot::Val(Value::Number(b)) => Some(*b),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let i = self.base + *slot as usize;
+                    if let (Some(b), Slot::Val(Value::Number(_))) = (b, &self.stack[i]) {
+                        self.burn(1, value.span)?;
+                        if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
+                            *a = match op {
+                                BinOp::Add => *a + b,
+                                BinOp::Sub => *a - b,
+                                BinOp::Mul => *a * b,
+                                BinOp::Div => *a / b,
+                                _ => a.rem_euclid(b),
+                            };
+                        }
+                        return Ok(());
+                    }
+                }
                 let rhs = self.eval(value)?;
                 // Fast path: `x = v` and `x op= number` on a plain local slot.
                 if let (Var::Local(slot), true, None) = (var, path.is_empty(), self.forbid_locals) {
@@ -572,7 +644,7 @@ impl<'a> Interp<'a> {
                 if !self.condition(cond)? {
                     break;
                 }
-                match self.block(body) {
+                match self.body(body) {
                     Ok(_) | Err(Flow::Continue) => {}
                     Err(Flow::Break) => break,
                     Err(e) => return Err(e),
@@ -607,7 +679,7 @@ impl<'a> Interp<'a> {
                         self.store(*ix, Value::Number(i as f64));
                     }
                     self.store(*item, v.clone());
-                    match self.block(body) {
+                    match self.body(body) {
                         Ok(_) | Err(Flow::Continue) => {}
                         Err(Flow::Break) => break,
                         Err(e) => return Err(e),
@@ -636,7 +708,7 @@ impl<'a> Interp<'a> {
                     if !self.condition(cond)? {
                         break;
                     }
-                    match self.block(body) {
+                    match self.body(body) {
                         Ok(_) | Err(Flow::Continue) => {}
                         Err(Flow::Break) => break,
                         Err(e) => return Err(e),
@@ -677,7 +749,27 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    #[inline]
     fn condition(&mut self, cond: &Node) -> R<bool> {
+        // `local < number` & co. (loop and recursion tests) without building a value; the
+        // steps are the fused node's three.
+        if let NodeKind::LocalNum(op, slot, y, _) = &cond.kind
+            && self.forbid_locals.is_none()
+            && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+        {
+            let (x, y) = (*x, *y);
+            self.burn(3, cond.span)?;
+            let b = match op {
+                BinOp::Lt => x < y,
+                BinOp::Le => x <= y,
+                BinOp::Gt => x > y,
+                BinOp::Ge => x >= y,
+                BinOp::Eq => x == y,
+                BinOp::Ne => x != y,
+                _ => return fail("Condition must evaluate to true or false.", cond.span),
+            };
+            return Ok(b);
+        }
         match self.eval(cond)? {
             Value::Bool(b) => Ok(b),
             _ => fail("Condition must evaluate to true or false.", cond.span),
@@ -862,5 +954,24 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+    }
+}
+
+/// A binary operator on two numbers (`And`/`Or` never reach here: they need booleans).
+#[inline]
+pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
+    match op {
+        BinOp::Add => Value::Number(x + y),
+        BinOp::Sub => Value::Number(x - y),
+        BinOp::Mul => Value::Number(x * y),
+        BinOp::Div => Value::Number(x / y),
+        BinOp::Rem => Value::Number(x.rem_euclid(y)),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::And | BinOp::Or => Value::Nothing,
     }
 }

@@ -6,7 +6,7 @@
 //! assignment, list methods and members.
 
 use crate::ast::BinOp;
-use crate::interp::{Interp, R, fail};
+use crate::interp::{Interp, R, fail, num_op};
 use crate::ir::Node;
 use crate::value::Value;
 use alea_core::Span;
@@ -42,24 +42,17 @@ impl Interp<'_> {
     }
 
     /// A binary operator on two values (also used by compound assignment).
+    #[inline]
     pub fn apply(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         if let (Value::Number(a), Value::Number(b)) = (&x, &y) {
-            let (a, b) = (*a, *b);
-            return Ok(match op {
-                BinOp::Add => Value::Number(a + b),
-                BinOp::Sub => Value::Number(a - b),
-                BinOp::Mul => Value::Number(a * b),
-                BinOp::Div => Value::Number(a / b),
-                BinOp::Rem => Value::Number(a.rem_euclid(b)),
-                BinOp::Eq => Value::Bool(a == b),
-                BinOp::Ne => Value::Bool(a != b),
-                BinOp::Lt => Value::Bool(a < b),
-                BinOp::Gt => Value::Bool(a > b),
-                BinOp::Le => Value::Bool(a <= b),
-                BinOp::Ge => Value::Bool(a >= b),
-                BinOp::And | BinOp::Or => Value::Nothing,
-            });
+            return Ok(num_op(op, *a, *b));
         }
+        self.apply_other(op, x, y, span)
+    }
+
+    /// [`Interp::apply`] on anything but two numbers (out of line: arithmetic stays small).
+    #[inline(never)]
+    fn apply_other(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         let bad = |x: &Value, y: &Value| {
             format!(
                 "Operator {} cannot be applied to {} and {}",
