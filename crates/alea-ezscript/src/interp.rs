@@ -202,7 +202,16 @@ impl<'a> Interp<'a> {
         }
     }
 
+    #[inline(always)]
     fn enter_block(&mut self, block: &Block) {
+        // Most blocks (loop bodies, `then` branches) declare nothing.
+        if !block.decls.is_empty() || !block.hoisted.is_empty() {
+            self.declare_block(block);
+        }
+    }
+
+    #[inline(never)]
+    fn declare_block(&mut self, block: &Block) {
         for d in &block.decls {
             self.stack[self.base + d.slot as usize] = if d.boxed {
                 Slot::Cell(Rc::new(RefCell::new(None)))
@@ -218,6 +227,12 @@ impl<'a> Interp<'a> {
 
     fn block(&mut self, block: &Block) -> R<Value> {
         self.enter_block(block);
+        // `{ expr }` (branches of `if`, small function bodies).
+        if let [stmt] = &block.stmts[..]
+            && let StmtKind::Expr(e) = &stmt.kind
+        {
+            return self.eval(e);
+        }
         let mut last = Value::Nothing;
         for stmt in &block.stmts {
             match &stmt.kind {
@@ -555,7 +570,7 @@ impl<'a> Interp<'a> {
         result
     }
 
-    #[inline]
+    #[inline(always)]
     fn condition(&mut self, cond: &Node) -> R<bool> {
         // `local < number` & co. (loop and recursion tests) without building a value; the
         // steps are the fused node's three.

@@ -20,6 +20,10 @@ impl Interp<'_> {
     fn body(&mut self, block: &Block) -> R<()> {
         self.enter_block(block);
         for stmt in &block.stmts {
+            if let Some(done) = self.number_update(stmt) {
+                done?;
+                continue;
+            }
             match &stmt.kind {
                 StmtKind::Expr(e) => {
                     self.eval(e)?;
@@ -28,6 +32,60 @@ impl Interp<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A loop update (`i += 1`) or body statement, with the numeric fast path tried first.
+    #[inline(always)]
+    fn update(&mut self, stmt: &Stmt) -> R<()> {
+        match self.number_update(stmt) {
+            Some(done) => done,
+            None => self.exec(stmt),
+        }
+    }
+
+    /// The fastest path of assignment: `x op= number` or `x op= y` on plain local numbers,
+    /// without building the right-hand value (its node's step is still paid). `None`: not
+    /// that case, nothing done.
+    #[inline(always)]
+    fn number_update(&mut self, stmt: &Stmt) -> Option<R<()>> {
+        let StmtKind::Assign {
+            var: Var::Local(slot),
+            path,
+            op: Some(op),
+            value,
+            ..
+        } = &stmt.kind
+        else {
+            return None;
+        };
+        if !path.is_empty() || self.forbid_locals.is_some() {
+            return None;
+        }
+        let b = match &value.kind {
+            NodeKind::Const(Value::Number(b)) => *b,
+            NodeKind::Local(y) => match &self.stack[self.base + *y as usize] {
+                Slot::Val(Value::Number(b)) => *b,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let i = self.base + *slot as usize;
+        if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
+            return None;
+        }
+        if let Err(e) = self.burn(1, value.span) {
+            return Some(Err(e));
+        }
+        if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
+            *a = match op {
+                BinOp::Add => *a + b,
+                BinOp::Sub => *a - b,
+                BinOp::Mul => *a * b,
+                BinOp::Div => *a / b,
+                _ => a.rem_euclid(b),
+            };
+        }
+        Some(Ok(()))
     }
 
     pub(super) fn exec(&mut self, stmt: &Stmt) -> R<()> {
@@ -43,33 +101,8 @@ impl Interp<'_> {
                 op,
                 value,
             } => {
-                // Fastest path: `x op= number` or `x op= y` on plain local numbers, without
-                // building the right-hand value (its node's step is still paid).
-                if let (Var::Local(slot), true, None, Some(op)) =
-                    (var, path.is_empty(), self.forbid_locals, op)
-                {
-                    let b = match &value.kind {
-                        NodeKind::Const(Value::Number(b)) => Some(*b),
-                        NodeKind::Local(y) => match &self.stack[self.base + *y as usize] {
-                            Slot::Val(Value::Number(b)) => Some(*b),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    let i = self.base + *slot as usize;
-                    if let (Some(b), Slot::Val(Value::Number(_))) = (b, &self.stack[i]) {
-                        self.burn(1, value.span)?;
-                        if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
-                            *a = match op {
-                                BinOp::Add => *a + b,
-                                BinOp::Sub => *a - b,
-                                BinOp::Mul => *a * b,
-                                BinOp::Div => *a / b,
-                                _ => a.rem_euclid(b),
-                            };
-                        }
-                        return Ok(());
-                    }
+                if let Some(done) = self.number_update(stmt) {
+                    return done;
                 }
                 let rhs = self.eval(value)?;
                 // Fast path: `x = v` and `x op= number` on a plain local slot.
@@ -176,7 +209,7 @@ impl Interp<'_> {
                         Err(e) => return Err(e),
                     }
                     if let Some(update) = update {
-                        self.exec(update)?;
+                        self.update(update)?;
                     }
                 }
             }
