@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 mod checks;
 mod names;
+mod peephole;
 
 /// A diagnostic and the file it is about (0: the formula file, 1: the `-e` expression).
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +99,37 @@ pub(crate) enum Instr {
     BitAndK(f64),
     /// A state symbol and a literal: `call <= 4` (fast code only).
     SymK(u32, KOp, f64),
+    // Fused pairs of the fast code ([`peephole::fuse_pairs`]): each does the work of its own
+    // instruction and of the next one, then continues after the next one (or at its target).
+    /// `SymK` and `JumpIfFalseKeep` (the slot fits 16 bits so the instruction stays 16 bytes).
+    SymKJumpIfFalseKeep(u16, KOp, u32, f64),
+    /// `SymK` and `JumpIfTrueKeep`.
+    SymKJumpIfTrueKeep(u16, KOp, u32, f64),
+    /// `SymK` and `JumpIfFalsePop`.
+    SymKJumpIfFalsePop(u16, KOp, u32, f64),
+    /// An operator with a literal (`GeK(3)`) and `JumpIfFalseKeep`.
+    KJumpIfFalseKeep(KOp, u32, f64),
+    /// An operator with a literal and `JumpIfTrueKeep`.
+    KJumpIfTrueKeep(KOp, u32, f64),
+    /// An operator with a literal and `JumpIfFalsePop`.
+    KJumpIfFalsePop(KOp, u32, f64),
+    /// A state symbol and `JumpIfFalsePop`.
+    SymJumpIfFalsePop(u32, u32),
+    /// A list and `JumpIfFalsePop`.
+    ListJumpIfFalsePop(u32, u32),
+    /// A state symbol and the binary operator that takes it as right operand: `pot + call`.
+    OpSym(KOp, u32),
+    /// `Call` and `JumpIfFalsePop`: jumps at once when the function is cached, else calls it
+    /// and returns to the jump.
+    CallJumpIfFalsePop(u32, u32),
+    /// `Const` and `Jump`.
+    ConstJump(u32, f64),
+    /// `Const` and `Ret`.
+    ConstRet(f64),
 }
+
+// The machine copies one instruction per dispatch: keep them two words.
+const _: () = assert!(std::mem::size_of::<Instr>() == 16);
 
 /// The operator of [`Instr::SymK`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,39 +185,14 @@ impl KOp {
     }
 }
 
-/// Jump threading on the fast code: a kept-false value that lands on another "jump if false,
-/// keep" jumps straight to its target (likewise for true, and for plain jumps), as happens in
-/// chains like `!a && b && c` once the 0/1 conversions between them are gone.
-fn thread_jumps(code: &mut [Instr]) {
-    for i in 0..code.len() {
-        let mut hops = 0;
-        while let Some(next) = match (code[i], code.get(target_of(code[i]) as usize)) {
-            (Instr::JumpIfFalseKeep(_), Some(&Instr::JumpIfFalseKeep(t)))
-            | (Instr::JumpIfTrueKeep(_), Some(&Instr::JumpIfTrueKeep(t)))
-            | (Instr::Jump(_), Some(&Instr::Jump(t))) => Some(t),
-            _ => None,
-        } {
-            hops += 1;
-            if hops > 64 {
-                break;
-            }
-            if let Instr::JumpIfFalseKeep(t) | Instr::JumpIfTrueKeep(t) | Instr::Jump(t) =
-                &mut code[i]
-            {
-                *t = next;
-            }
-        }
-    }
-}
-
-fn target_of(i: Instr) -> u32 {
-    match i {
-        Instr::JumpIfFalseKeep(t)
-        | Instr::JumpIfTrueKeep(t)
-        | Instr::JumpIfFalsePop(t)
-        | Instr::Jump(t) => t,
-        _ => u32::MAX,
-    }
+/// What [`Builder::fold`] did.
+enum Folded {
+    /// Nothing: emit the operator.
+    No,
+    /// The node is one `Const`.
+    Done,
+    /// The right operand's `Const` was dropped: emit this literal form instead.
+    Fused(Instr),
 }
 
 /// The fused form of `op` with the literal right operand `k`, if there is one.
@@ -471,7 +477,8 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         b.deps.push(Vec::new());
         b.generate(i as u32);
     }
-    thread_jumps(&mut b.code);
+    peephole::thread_jumps(&mut b.code);
+    peephole::fuse_pairs(&mut b.code, &b.slots);
     b.diags.truncate(diag_len);
     b.memory_reads.truncate(reads_len);
     b.deps = deps;
@@ -726,6 +733,88 @@ impl Builder<'_> {
         }
     }
 
+    /// Emits `instr`, an operator with a literal right operand, for node `n`; in the fast code
+    /// a state symbol feeding it merges into one instruction.
+    fn fuse_k(&mut self, n: NodeId, instr: Instr) {
+        let left = match self.ast.node(n).expr {
+            Expr::Binary(_, l, _) => l,
+            _ => NO_NODE,
+        };
+        let merged = match (self.code.last(), KOp::of(instr)) {
+            (Some(&Instr::Sym(slot)), Some((op, k)))
+                if !self.for_trace
+                    && self.node_of.last() == Some(&left)
+                    && self.slots[slot as usize].1.lifetime()
+                        == crate::symbols::Lifetime::State =>
+            {
+                Some(Instr::SymK(slot, op, k))
+            }
+            _ => None,
+        };
+        match merged {
+            Some(m) => {
+                let last = self.code.len() - 1;
+                self.code[last] = m;
+                self.node_of[last] = n;
+            }
+            None => {
+                self.emit(instr, n);
+            }
+        }
+    }
+
+    /// Constant folding in the fast code, for the operator node `n` whose operands' code
+    /// starts at `start` (and the right one's at `right`): an operator whose operands are
+    /// each one `Const` becomes one `Const` (unless it would warn), and a right operand that
+    /// is one `Const` becomes the operator's literal form (`x * 2 ** 1` is `MulK(2)`). Jumps
+    /// can land on `start` but never inside an operand of one instruction.
+    fn fold(&mut self, n: NodeId, start: usize, right: usize) -> Folded {
+        let len = self.code.len();
+        let constant = |at: usize| match self.code.get(at) {
+            Some(&Instr::Const(v)) => Some(v),
+            _ => None,
+        };
+        match self.ast.node(n).expr {
+            Expr::Unary(op, _) if start + 1 == len => match constant(start) {
+                Some(a) => {
+                    self.code.truncate(start);
+                    self.node_of.truncate(start);
+                    self.depth_now = self.depth_now.saturating_sub(1);
+                    self.emit(Instr::Const(peephole::fold_unary(op, a)), n);
+                    Folded::Done
+                }
+                None => Folded::No,
+            },
+            Expr::Binary(op, ..) if right + 1 == len => {
+                let Some(b) = constant(right) else {
+                    return Folded::No;
+                };
+                let both = if start + 1 == right {
+                    constant(start).and_then(|a| peephole::fold_binary(op, a, b))
+                } else {
+                    None
+                };
+                if let Some(v) = both {
+                    self.code.truncate(start);
+                    self.node_of.truncate(start);
+                    self.depth_now = self.depth_now.saturating_sub(2);
+                    self.emit(Instr::Const(v), n);
+                    return Folded::Done;
+                }
+                match fused(op, b) {
+                    Some(instr) => {
+                        self.code.truncate(right);
+                        self.node_of.truncate(right);
+                        self.depth_now = self.depth_now.saturating_sub(1);
+                        Folded::Fused(instr)
+                    }
+                    None => Folded::No,
+                }
+            }
+            _ => Folded::No,
+        }
+    }
+
     /// Generates the code of function `f`.
     fn generate(&mut self, f: u32) {
         let file = self.functions[f as usize].file;
@@ -746,9 +835,12 @@ impl Builder<'_> {
             CondElse,
             CondEnd(NodeId),
             Fused(NodeId, Instr),
+            /// Records where the next operand's code starts (for folding in `Op`).
+            Start,
         }
         let mut work = vec![Work::Visit(root, 0)];
         let mut jumps: Vec<u32> = Vec::new();
+        let mut starts: Vec<usize> = Vec::new();
         while let Some(w) = work.pop() {
             match w {
                 Work::Visit(n, depth) => {
@@ -762,6 +854,7 @@ impl Builder<'_> {
                         Expr::Unary(_, x) => {
                             work.push(Work::Op(n));
                             work.push(Work::Visit(x, depth + 1));
+                            work.push(Work::Start);
                         }
                         Expr::Binary(BinOp::And, l, r) => {
                             work.push(Work::LogicEnd(n));
@@ -789,6 +882,10 @@ impl Builder<'_> {
                                 None => {
                                     work.push(Work::Op(n));
                                     work.push(Work::Visit(r, depth + 1));
+                                    work.push(Work::Start);
+                                    work.push(Work::Visit(l, depth + 1));
+                                    work.push(Work::Start);
+                                    continue;
                                 }
                             }
                             work.push(Work::Visit(l, depth + 1));
@@ -803,7 +900,26 @@ impl Builder<'_> {
                         }
                     }
                 }
+                Work::Start => starts.push(self.code.len()),
                 Work::Op(n) => {
+                    let operands = match self.ast.node(n).expr {
+                        Expr::Binary(..) => 2,
+                        _ => 1,
+                    };
+                    let first = starts.len().saturating_sub(operands);
+                    let start = starts.get(first).copied().unwrap_or(usize::MAX);
+                    let last_start = starts.last().copied().unwrap_or(usize::MAX);
+                    starts.truncate(first);
+                    if !self.for_trace {
+                        match self.fold(n, start, last_start) {
+                            Folded::Done => continue,
+                            Folded::Fused(instr) => {
+                                self.fuse_k(n, instr);
+                                continue;
+                            }
+                            Folded::No => {}
+                        }
+                    }
                     let instr = match self.ast.node(n).expr {
                         Expr::Unary(op, _) => match op {
                             UnOp::Not => Instr::Not,
@@ -817,34 +933,7 @@ impl Builder<'_> {
                     };
                     self.emit(instr, n);
                 }
-                Work::Fused(n, instr) => {
-                    // In the fast code a state symbol feeding it merges into one instruction.
-                    let left = match self.ast.node(n).expr {
-                        Expr::Binary(_, l, _) => l,
-                        _ => NO_NODE,
-                    };
-                    let merged = match (self.code.last(), KOp::of(instr)) {
-                        (Some(&Instr::Sym(slot)), Some((op, k)))
-                            if !self.for_trace
-                                && self.node_of.last() == Some(&left)
-                                && self.slots[slot as usize].1.lifetime()
-                                    == crate::symbols::Lifetime::State =>
-                        {
-                            Some(Instr::SymK(slot, op, k))
-                        }
-                        _ => None,
-                    };
-                    match merged {
-                        Some(m) => {
-                            let last = self.code.len() - 1;
-                            self.code[last] = m;
-                            self.node_of[last] = n;
-                        }
-                        None => {
-                            self.emit(instr, n);
-                        }
-                    }
-                }
+                Work::Fused(n, instr) => self.fuse_k(n, instr),
                 Work::AndJump => jumps.push(self.emit(Instr::JumpIfFalseKeep(0), NO_NODE)),
                 Work::OrJump => jumps.push(self.emit(Instr::JumpIfTrueKeep(0), NO_NODE)),
                 Work::LogicEnd(n) => {
