@@ -161,11 +161,16 @@ impl<'a> Interp<'a> {
                 self.fuel = f;
                 Ok(())
             }
-            None => {
-                self.fuel = 0;
-                fail("Script ran out of steps", span)
-            }
+            None => self.out_of_steps(span),
         }
+    }
+
+    /// Out of line: every node pays for [`Interp::burn`], none for building this error.
+    #[cold]
+    #[inline(never)]
+    fn out_of_steps(&mut self, span: Span) -> R<()> {
+        self.fuel = 0;
+        fail("Script ran out of steps", span)
     }
 
     fn slot_name(&self, slot: u32) -> Rc<str> {
@@ -381,35 +386,63 @@ impl<'a> Interp<'a> {
                     self.block(then)
                 } else {
                     match els {
-                        Some(e) => self.eval(e),
+                        // `else { … }` without a second dispatch (the node's step is paid).
+                        Some(e) => match &e.kind {
+                            NodeKind::Block(b) => {
+                                self.burn(1, e.span)?;
+                                self.block(b)
+                            }
+                            _ => self.eval(e),
+                        },
                         None => Ok(Value::Nothing),
                     }
                 }
             }
             NodeKind::Block(b) => self.block(b),
-            NodeKind::Call(callee, args) => {
-                let f = self.eval(callee)?;
-                let Value::Function(f) = f else {
-                    return fail(format!("Cannot call {}", f.type_name()), callee.span);
-                };
-                if let Closure::User { .. } = &*f {
-                    // Arguments go straight into the new frame.
-                    let new_base = self.stack.len();
-                    for a in args {
-                        match self.eval(a) {
-                            Ok(v) => self.stack.push(Slot::Val(v)),
-                            Err(e) => {
-                                self.stack.truncate(new_base);
-                                return Err(e);
-                            }
-                        }
-                    }
-                    return self.enter_frame(&f, new_base, args.len(), span);
-                }
-                self.call_other(&f, args, span)
-            }
+            NodeKind::Call(callee, args) => self.call_node(callee, args, span),
             _ => self.eval_rest(node),
         }
+    }
+
+    /// A call node.
+    #[inline(always)]
+    fn call_node(&mut self, callee: &Node, args: &[Node], span: Span) -> R<Value> {
+        // A captured function (a named function calling itself or a sibling) without
+        // going through a value; the callee node's step is still paid.
+        let direct = match (&callee.kind, self.closure.as_deref(), self.forbid_locals) {
+            (NodeKind::Upval(i), Some(Closure::User { captures, .. }), None) => {
+                match &*captures[*i as usize].borrow() {
+                    Some(Value::Function(f)) => Some(f.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let f = match direct {
+            Some(f) => {
+                self.burn(1, callee.span)?;
+                f
+            }
+            None => match self.eval(callee)? {
+                Value::Function(f) => f,
+                f => return fail(format!("Cannot call {}", f.type_name()), callee.span),
+            },
+        };
+        if let Closure::User { .. } = &*f {
+            // Arguments go straight into the new frame.
+            let new_base = self.stack.len();
+            for a in args {
+                match self.eval(a) {
+                    Ok(v) => self.stack.push(Slot::Val(v)),
+                    Err(e) => {
+                        self.stack.truncate(new_base);
+                        return Err(e);
+                    }
+                }
+            }
+            return self.enter_frame(&f, new_base, args.len(), span);
+        }
+        self.call_other(&f, args, span)
     }
 
     /// A call of a built-in or host function value: arguments are collected into a list.
@@ -653,7 +686,7 @@ impl<'a> Interp<'a> {
 }
 
 /// A binary operator on two numbers (`And`/`Or` never reach here: they need booleans).
-#[inline]
+#[inline(always)]
 pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
     match op {
         BinOp::Add => Value::Number(x + y),

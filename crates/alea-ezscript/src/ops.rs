@@ -36,7 +36,10 @@ impl Interp<'_> {
             _ => {
                 let x = self.eval(a)?;
                 let y = self.eval(b)?;
-                self.apply(op, x, y, span)
+                if let (Value::Number(x), Value::Number(y)) = (&x, &y) {
+                    return Ok(num_op(op, *x, *y));
+                }
+                self.apply_other(op, x, y, span)
             }
         }
     }
@@ -52,7 +55,7 @@ impl Interp<'_> {
 
     /// [`Interp::apply`] on anything but two numbers (out of line: arithmetic stays small).
     #[inline(never)]
-    fn apply_other(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
+    pub(crate) fn apply_other(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         let bad = |x: &Value, y: &Value| {
             format!(
                 "Operator {} cannot be applied to {} and {}",

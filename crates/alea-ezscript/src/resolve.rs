@@ -287,7 +287,7 @@ impl Resolver {
                 path,
                 op,
                 value,
-            } => self.assign(root, path, *op, value),
+            } => fuse_update(self.assign(root, path, *op, value), span),
             // Hoisted: created on block entry.
             ast::StmtKind::FuncDecl(_) => StmtKind::Expr(Node {
                 kind: NodeKind::Const(Value::Nothing),
@@ -476,6 +476,37 @@ impl Resolver {
             }
         }
         NodeKind::Call(Box::new(self.expr(callee)), self.exprs(args))
+    }
+}
+
+/// `x op= number` / `x op= y` on a plain local becomes a [`StmtKind::NumUpdate`] (which keeps
+/// the full assignment for the cases its fast path does not cover).
+fn fuse_update(kind: StmtKind, span: Span) -> StmtKind {
+    let StmtKind::Assign {
+        var: Var::Local(slot),
+        path,
+        op: Some(op),
+        value,
+        ..
+    } = &kind
+    else {
+        return kind;
+    };
+    if !path.is_empty() {
+        return kind;
+    }
+    let rhs = match &value.kind {
+        NodeKind::Const(Value::Number(b)) => Operand::Num(*b),
+        NodeKind::Local(y) => Operand::Local(*y),
+        _ => return kind,
+    };
+    let (slot, op, rhs_span) = (*slot, *op, value.span);
+    StmtKind::NumUpdate {
+        slot,
+        op,
+        rhs,
+        rhs_span,
+        full: Box::new(Stmt { kind, span }),
     }
 }
 

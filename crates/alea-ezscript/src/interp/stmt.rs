@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 impl Interp<'_> {
     /// A loop body: like [`Interp::block`] but its value is not kept.
+    #[inline(always)]
     fn body(&mut self, block: &Block) -> R<()> {
         self.enter_block(block);
         for stmt in &block.stmts {
@@ -43,37 +44,36 @@ impl Interp<'_> {
         }
     }
 
-    /// The fastest path of assignment: `x op= number` or `x op= y` on plain local numbers,
-    /// without building the right-hand value (its node's step is still paid). `None`: not
-    /// that case, nothing done.
+    /// The fastest path of assignment: `x op= number` or `x op= y` on plain local numbers
+    /// ([`StmtKind::NumUpdate`]), without building the right-hand value (its node's step is
+    /// still paid). `None`: not that case, nothing done.
     #[inline(always)]
     fn number_update(&mut self, stmt: &Stmt) -> Option<R<()>> {
-        let StmtKind::Assign {
-            var: Var::Local(slot),
-            path,
-            op: Some(op),
-            value,
+        let StmtKind::NumUpdate {
+            slot,
+            op,
+            rhs,
+            rhs_span,
             ..
         } = &stmt.kind
         else {
             return None;
         };
-        if !path.is_empty() || self.forbid_locals.is_some() {
+        if self.forbid_locals.is_some() {
             return None;
         }
-        let b = match &value.kind {
-            NodeKind::Const(Value::Number(b)) => *b,
-            NodeKind::Local(y) => match &self.stack[self.base + *y as usize] {
+        let b = match rhs {
+            Operand::Num(b) => *b,
+            Operand::Local(y) => match &self.stack[self.base + *y as usize] {
                 Slot::Val(Value::Number(b)) => *b,
                 _ => return None,
             },
-            _ => return None,
         };
         let i = self.base + *slot as usize;
         if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
             return None;
         }
-        if let Err(e) = self.burn(1, value.span) {
+        if let Err(e) = self.burn(1, *rhs_span) {
             return Some(Err(e));
         }
         if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
@@ -101,9 +101,6 @@ impl Interp<'_> {
                 op,
                 value,
             } => {
-                if let Some(done) = self.number_update(stmt) {
-                    return done;
-                }
                 let rhs = self.eval(value)?;
                 // Fast path: `x = v` and `x op= number` on a plain local slot.
                 if let (Var::Local(slot), true, None) = (var, path.is_empty(), self.forbid_locals) {
@@ -213,6 +210,10 @@ impl Interp<'_> {
                     }
                 }
             }
+            StmtKind::NumUpdate { full, .. } => match self.number_update(stmt) {
+                Some(done) => done?,
+                None => self.exec(full)?,
+            },
             StmtKind::Break => return Err(Flow::Break),
             StmtKind::Continue => return Err(Flow::Continue),
         }
