@@ -230,6 +230,7 @@ impl<'a> Interp<'a> {
         }
     }
 
+    #[inline(always)]
     fn block(&mut self, block: &Block) -> R<Value> {
         self.enter_block(block);
         // `{ expr }` (branches of `if`, small function bodies).
@@ -539,7 +540,12 @@ impl<'a> Interp<'a> {
         match &**f {
             Closure::User { .. } => {
                 let new_base = self.stack.len();
-                self.stack.extend(args.iter().cloned().map(Slot::Val));
+                // A plain loop: `extend` over a cloning iterator is not inlined for the one or
+                // two arguments of a callback.
+                self.stack.reserve(args.len());
+                for a in args {
+                    self.stack.push(Slot::Val(a.clone()));
+                }
                 self.enter_frame(f, new_base, args.len(), span)
             }
             Closure::Builtin(b) => b.call(args, self.host.now()).or_else(|e| fail(e, span)),
@@ -685,6 +691,21 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// `x % y` (Euclidean, like `f64::rem_euclid`). Positive whole numbers below 2^53 take an
+/// integer remainder, which is exact and equal to it, instead of the libm `fmod` call.
+#[inline(always)]
+pub fn rem(x: f64, y: f64) -> f64 {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if x > 0.0 && y > 0.0 && x < EXACT && y < EXACT {
+        // Whole when the truncating conversion round-trips (no libm `trunc` call).
+        let (a, b) = (x as u64, y as u64);
+        if a as f64 == x && b as f64 == y {
+            return (a % b) as f64;
+        }
+    }
+    x.rem_euclid(y)
+}
+
 /// A binary operator on two numbers (`And`/`Or` never reach here: they need booleans).
 #[inline(always)]
 pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
@@ -693,7 +714,7 @@ pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
         BinOp::Sub => Value::Number(x - y),
         BinOp::Mul => Value::Number(x * y),
         BinOp::Div => Value::Number(x / y),
-        BinOp::Rem => Value::Number(x.rem_euclid(y)),
+        BinOp::Rem => Value::Number(rem(x, y)),
         BinOp::Eq => Value::Bool(x == y),
         BinOp::Ne => Value::Bool(x != y),
         BinOp::Lt => Value::Bool(x < y),
@@ -701,5 +722,45 @@ pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
         BinOp::Le => Value::Bool(x <= y),
         BinOp::Ge => Value::Bool(x >= y),
         BinOp::And | BinOp::Or => Value::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rem;
+
+    #[test]
+    fn rem_matches_rem_euclid() {
+        let xs = [
+            0.0,
+            -0.0,
+            1.0,
+            2.0,
+            7.0,
+            999.0,
+            1000.0,
+            1e15,
+            9_007_199_254_740_991.0,
+            2f64.powi(53),
+            2f64.powi(60),
+            0.5,
+            7.5,
+            -7.0,
+            -7.5,
+            f64::INFINITY,
+            f64::NAN,
+            1e-300,
+        ];
+        for &x in &xs {
+            for &y in &xs {
+                for (x, y) in [(x, y), (-x, y), (x, -y)] {
+                    let (got, want) = (rem(x, y), x.rem_euclid(y));
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "{x} % {y}: {got} != {want}"
+                    );
+                }
+            }
+        }
     }
 }
