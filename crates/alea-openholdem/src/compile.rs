@@ -122,6 +122,10 @@ pub(crate) enum Instr {
     /// `Call` and `JumpIfFalsePop`: jumps at once when the function is cached, else calls it
     /// and returns to the jump.
     CallJumpIfFalsePop(u32, u32),
+    /// `Not` and `JumpIfFalseKeep` (`!a && b`).
+    NotJumpIfFalseKeep(u32),
+    /// `Not` and `JumpIfFalsePop` (`!a ? b : c`).
+    NotJumpIfFalsePop(u32),
     /// `Const` and `Jump`.
     ConstJump(u32, f64),
     /// `Const` and `Ret`.

@@ -789,6 +789,21 @@ impl<'p> Machine<'p> {
                     let v = op.apply(pop!(), k);
                     if_false_pop!(v, t)
                 }
+                // `!x` then the jump: `!x` is false exactly when `x` is true.
+                Instr::NotJumpIfFalseKeep(t) => {
+                    if ops::truth(tos!()) {
+                        set_tos!(0.0);
+                        pc = t;
+                    } else {
+                        pop!();
+                        pc += 2;
+                    }
+                    continue;
+                }
+                Instr::NotJumpIfFalsePop(t) => {
+                    let v = pop!();
+                    if_false_pop!(ops::not(v), t)
+                }
                 Instr::SymJumpIfFalsePop(s, t) => if_false_pop!(state_symbol!(s), t),
                 Instr::ListJumpIfFalsePop(i, t) => if_false_pop!(self.list_vals[i as usize], t),
                 Instr::OpSym(op, s) => {

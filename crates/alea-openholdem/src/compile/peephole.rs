@@ -104,6 +104,8 @@ pub(super) fn fuse_pairs(code: &mut [Instr], slots: &[(String, Symbol)]) {
                 },
                 Err(_) => None,
             },
+            (Instr::Not, Instr::JumpIfFalseKeep(t)) => Some(Instr::NotJumpIfFalseKeep(t)),
+            (Instr::Not, Instr::JumpIfFalsePop(t)) => Some(Instr::NotJumpIfFalsePop(t)),
             (_, Instr::JumpIfFalseKeep(t)) => {
                 KOp::of(a).map(|(op, k)| Instr::KJumpIfFalseKeep(op, t, k))
             }
