@@ -239,6 +239,9 @@ pub fn from_json(json: &Json, options: &LoadOptions) -> Result<Tournament> {
     })
 }
 
+/// The largest time in ms from the epoch, either way (ECMAScript's Date range).
+const MAX_TIME_MS: f64 = 8.64e15;
+
 struct Times {
     zone: TimeZone,
 }
@@ -247,7 +250,18 @@ impl Times {
     fn at(&self, v: &Json, path: &str) -> Result<f64> {
         match v {
             Json::String(s) => parse_time_in(s, &self.zone).map_err(|m| LoadError::at(path, m)),
-            Json::Number(_) => number_at(v, path),
+            Json::Number(_) => {
+                let ms = number_at(v, path)?;
+                // The range of a JavaScript Date (±10^8 days): beyond it a clock tick of
+                // 1000 ms would not change the time (f64 spacing), so the clock could not run.
+                if ms.abs() > MAX_TIME_MS {
+                    return Err(LoadError::at(
+                        path,
+                        "time out of range (at most ±8.64e15 ms from 1970)",
+                    ));
+                }
+                Ok(ms)
+            }
             _ => Err(LoadError::at(
                 path,
                 format!(

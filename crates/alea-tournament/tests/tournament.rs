@@ -10,7 +10,7 @@ use alea_tournament::{
 };
 use proptest::prelude::*;
 
-const EXAMPLE: &str = include_str!("data/tournament.json");
+const EXAMPLE: &str = include_str!("../../../examples/ezscript/tournament.json");
 const NOW: f64 = 1753035300000.0;
 
 /// Rust stand-ins for the example file's payout script and points formula, so the vectors that
@@ -434,6 +434,16 @@ fn json_syntax_errors_have_a_position() {
     assert_eq!((err.line, err.column), (2, 15));
     assert_eq!(err.path, "");
     assert!(err.message.contains("expected value"), "{}", err.message);
+}
+
+/// A time beyond a JavaScript Date's range is an error: at 1e300 ms a one-second tick would
+/// not move the clock (found by `odd_values_never_crash`).
+#[test]
+fn times_out_of_range_are_errors() {
+    let err = load(r#"{"clock": {"now": 1e300}}"#, &LoadOptions::default()).unwrap_err();
+    assert_eq!(err.path, "clock.now");
+    assert!(err.message.contains("out of range"), "{}", err.message);
+    assert!(load(r#"{"clock": {"now": -8.64e15}}"#, &LoadOptions::default()).is_ok());
 }
 
 #[test]
