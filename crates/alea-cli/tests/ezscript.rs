@@ -225,3 +225,55 @@ fn tour_runs_the_examples() {
         "{text}"
     );
 }
+
+/// Splits a tour command line the way a POSIX shell would for the quoting the tour uses
+/// (words separated by spaces, single-quoted words kept whole).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            _ => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Every `$ alea ez …` command the tour shows for the example tournament prints exactly
+/// what the tour says it prints, when run from the repository root.
+#[test]
+fn tour_tournament_commands_are_real() {
+    let mut out = Vec::new();
+    alea_cli::cmd::ezscript::tour(&mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let part = text
+        .split_once("# the example tournament\n")
+        .expect("the tour shows the example tournament")
+        .1;
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let mut commands = 0;
+    for block in part.split("\n\n").filter(|b| b.starts_with("$ ")) {
+        let (command, expected) = block.split_once('\n').unwrap();
+        let words = shell_words(command.strip_prefix("$ alea ").unwrap());
+        let run = Command::new(env!("CARGO_BIN_EXE_alea"))
+            .current_dir(&root)
+            .args(&words)
+            .output()
+            .expect("run alea");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(run.status.code(), Some(0), "{command}");
+        assert_eq!(stdout.trim_end(), expected.trim_end(), "{command}");
+        commands += 1;
+    }
+    assert_eq!(commands, 4, "{part}");
+}

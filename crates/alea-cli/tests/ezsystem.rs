@@ -1,5 +1,5 @@
-//! `alea ez` system options and `alea ez check`, called in-process through the library until
-//! the lead wires `SystemArgs` into `alea ez` (the outputs themselves are tested in
+//! `alea ez` system options and `alea ez check`, called in-process through the library
+//! (`SystemArgs` is what `alea ez` flattens into its arguments; the outputs are tested in
 //! `alea-ezhost`; here: argument handling, file reading and exit statuses).
 
 use alea_cli::cmd::ezsystem::{KindArg, SystemArgs, run_check, run_system};
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 fn example() -> String {
     format!(
-        "{}/../alea-ezhost/tests/data/tournament.json",
+        "{}/../../examples/ezscript/tournament.json",
         env!("CARGO_MANIFEST_DIR")
     )
 }

@@ -159,7 +159,7 @@ fn ezscript_scripts_templates_and_limits() {
         &json!({"source": "places = 1 + totalBuyIns / 5; places.round", "globals": {"totalBuyIns": 24}}),
     );
     assert_eq!(v["text"], "6");
-    let t = include_str!("../src/serve/assets/tournament.json");
+    let t = include_str!("../../../examples/ezscript/tournament.json");
     let (_, v) = post(
         s.addr(),
         "/api/ezscript/run",

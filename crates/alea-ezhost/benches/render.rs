@@ -4,7 +4,7 @@
 
 use alea_ezhost::{Kind, Options, Session};
 
-const TOURNAMENT: &str = include_str!("../tests/data/tournament.json");
+const TOURNAMENT: &str = include_str!("../../../examples/ezscript/tournament.json");
 
 /// The content values and conditions of the app's built-in items.
 const FIELDS: &[(Kind, &str, bool)] = &[

@@ -4,7 +4,7 @@
 
 use alea_tournament::{LoadOptions, NoScripts, Simulation, State, load};
 
-const EXAMPLE: &str = include_str!("../tests/data/tournament.json");
+const EXAMPLE: &str = include_str!("../../../examples/ezscript/tournament.json");
 
 fn main() {
     divan::main();

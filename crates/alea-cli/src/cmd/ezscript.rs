@@ -271,5 +271,6 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
             }
         }
     }
-    Ok(())
+    writeln!(out, "# the example tournament")?;
+    super::ezsystem::tour_system(out)
 }

@@ -67,6 +67,9 @@ pub struct SystemArgs {
     pub strict: bool,
 }
 
+/// The example tournament (tournament-data.md §3), shown by the tour and the playground.
+pub const EXAMPLE_TOURNAMENT: &str = include_str!("../../../../examples/ezscript/tournament.json");
+
 /// Prints one line on stdout; false when stdout is gone (`alea ez … | head`), which ends the
 /// output quietly instead of panicking like `println!`.
 fn emit(line: &str) -> bool {
@@ -304,4 +307,43 @@ pub fn run_check(path: &str) -> ExitCode {
         emit(&format!("{}: {} script error(s)", file.name(), diags.len()));
         ExitCode::from(1)
     }
+}
+
+/// The tour's tournament part: the example tournament (`examples/ezscript/tournament.json`)
+/// through the same session as `alea ez --data`: templates in two locales, the payout script,
+/// and the alert clock for half an hour. The file fixes its own now and zone, so the output
+/// is the same on every machine.
+pub fn tour_system(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    const PATH: &str = "examples/ezscript/tournament.json";
+    const STATUS: &str = "{{ title }}: {{ totalCollected.toCurrencyString }} collected, \
+                          {{ currentPlayerCount }} players left";
+    for locale in ["en-US", "de-DE"] {
+        let options = Options {
+            locale: locale.into(),
+            ..Options::default()
+        };
+        let session = Session::new(Some(EXAMPLE_TOURNAMENT), options)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        writeln!(
+            out,
+            "$ alea ez --data {PATH} --locale {locale} --template -e '{STATUS}'"
+        )?;
+        writeln!(
+            out,
+            "{}",
+            session.eval(Kind::Content, Some(STATUS), true).text
+        )?;
+        if locale != "en-US" {
+            continue;
+        }
+        writeln!(out, "\n$ alea ez --data {PATH} --kind payout")?;
+        writeln!(out, "{}", session.eval(Kind::Payout, None, false).text)?;
+        writeln!(out, "\n$ alea ez --data {PATH} --simulate 1800")?;
+        let report = session.simulate(1800).map_err(std::io::Error::other)?;
+        for f in &report.firings {
+            writeln!(out, "{}", f.line())?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }

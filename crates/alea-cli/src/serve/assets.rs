@@ -6,7 +6,7 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_CSS: &str = include_str!("assets/app.css");
 const APP_JS: &str = include_str!("assets/app.js");
 /// The example tournament of `tournament-data.md`, preloaded in the EZScript tab.
-pub const TOURNAMENT_JSON: &str = include_str!("assets/tournament.json");
+pub const TOURNAMENT_JSON: &str = crate::cmd::ezsystem::EXAMPLE_TOURNAMENT;
 
 /// The static file at `path`: (content type, body).
 pub fn get(path: &str) -> Option<(&'static str, &'static str)> {

@@ -5,8 +5,8 @@
 
 use alea_ezhost::{Kind, Options, Session};
 
-/// The example tournament of the specs (a copy of `examples/tournament.json`).
-pub const TOURNAMENT: &str = include_str!("../data/tournament.json");
+/// The example tournament of the specs (`examples/ezscript/tournament.json`).
+pub const TOURNAMENT: &str = include_str!("../../../../examples/ezscript/tournament.json");
 
 /// 2025-07-20 20:15:00 Europe/Berlin.
 pub const NOW: f64 = 1_753_035_300_000.0;
