@@ -209,10 +209,12 @@ impl<T: Ord + Clone> Dist<T> {
         self.product_with_cost(other, f, 1, budget)
     }
 
-    /// [`Dist::product`] charging `cost` steps per pair of outcomes, for outcomes whose
-    /// construction takes more than a few operations (lists). The steps are taken before any
-    /// work, and the pairs are merged in chunks so that memory stays proportional to the
-    /// number of distinct outcomes (checked against the outcome cap after every chunk).
+    /// [`Dist::product`] for outcomes that are `cost` times bigger than a number (lists of
+    /// `cost − 1` values, say): every pair is charged 3 + `cost` steps (building, sorting and
+    /// merging a pair costs several weight operations), taken before any work, and
+    /// every distinct outcome counts `cost` times against the outcome cap. The pairs are merged
+    /// in chunks and the cap is checked after every merge, so memory stays proportional to the
+    /// (capped) number of distinct outcomes however many pairs there are.
     pub fn product_with_cost<U: Ord + Clone, V: Ord + Clone>(
         &self,
         other: &Dist<U>,
@@ -220,25 +222,27 @@ impl<T: Ord + Clone> Dist<T> {
         cost: u64,
         budget: &mut Budget,
     ) -> Result<Dist<V>, ProbError> {
-        /// Pairs collected before the first merge.
-        const CHUNK: usize = 1 << 20;
+        const WHAT: &str = "product of distributions";
+        let cost = cost.max(1);
         let n = self.items.len() as u64 * other.items.len() as u64;
-        budget.burn(n.saturating_mul(cost.max(1)), "product of distributions")?;
-        let mut items = Vec::with_capacity(n.min(CHUNK as u64) as usize);
-        let mut merge_at = CHUNK;
+        budget.burn(n.saturating_mul(PAIR_STEPS + cost), WHAT)?;
+        let unit = usize::try_from(cost).unwrap_or(usize::MAX);
+        let chunk = product_chunk(budget.max_outcomes(), unit);
+        let mut items = Vec::with_capacity(n.min(chunk as u64) as usize);
+        let mut merge_at = chunk;
         for (a, wa) in &self.items {
             for (b, wb) in &other.items {
                 items.push((f(a, b), wa.mul(wb)));
-            }
-            if items.len() >= merge_at {
-                items = compact(items);
-                budget.check_size(items.len(), "product of distributions")?;
-                merge_at = CHUNK.max(2 * items.len());
+                if items.len() >= merge_at {
+                    items = compact(items);
+                    budget.check_size(items.len().saturating_mul(unit), WHAT)?;
+                    merge_at = items.len() + chunk.max(items.len());
+                }
             }
         }
         let total = self.total.mul(&other.total);
         let d = Dist::from_pairs_with_total(items, total);
-        budget.check_size(d.len(), "product of distributions")?;
+        budget.check_size(d.len().saturating_mul(unit), WHAT)?;
         Ok(d)
     }
 
@@ -271,13 +275,23 @@ impl<T: Ord + Clone> Dist<T> {
         if parts.len() == 1 {
             return Ok(parts.into_iter().next().map(|(_, d)| d).expect("one part"));
         }
-        // Scale every part to the least common multiple of the part totals.
+        // Scale every part to the least common multiple of the part totals. That multiple can
+        // grow to thousands of bits (`d(d1000000)` mixes d1, …, d10^6, whose totals have no
+        // small common multiple): big weights are charged by their length in 64-bit words,
+        // as steps and against the outcome cap, before any is built, so such mixtures fail
+        // at once instead of spending minutes and gigabytes on big integers.
+        const WHAT: &str = "mixture of distributions";
         let mut common = Weight::ONE;
         for (_, d) in &parts {
+            let words = weight_words(&common);
+            budget.burn(words.saturating_mul(words), WHAT)?;
             common = common.lcm(&d.total);
         }
         let size: usize = parts.iter().map(|(_, d)| d.len()).sum();
-        budget.burn(size as u64, "mixture of distributions")?;
+        let words = weight_words(&common);
+        let cells = (size as u64).saturating_mul(words);
+        budget.burn(cells, WHAT)?;
+        budget.check_size(usize::try_from(cells).unwrap_or(usize::MAX), WHAT)?;
         let mut items = Vec::with_capacity(size);
         let mut weight_sum = Weight::ZERO;
         for (w, d) in parts {
@@ -288,7 +302,7 @@ impl<T: Ord + Clone> Dist<T> {
             }
         }
         let d = Dist::from_pairs_with_total(items, weight_sum.mul(&common));
-        budget.check_size(d.len(), "mixture of distributions")?;
+        budget.check_size(d.len(), WHAT)?;
         Ok(d)
     }
 
@@ -381,6 +395,14 @@ impl Moments {
     }
 }
 
+/// The memory of a weight in 64-bit words beyond the inline `u128` (at least 1).
+fn weight_words(w: &Weight) -> u64 {
+    match w.bits() {
+        0..=128 => 1,
+        bits => bits.div_ceil(64),
+    }
+}
+
 pub(crate) fn sum_weights<T>(items: &[(T, Weight)]) -> Weight {
     let mut total = Weight::ZERO;
     for (_, w) in items {
@@ -398,6 +420,19 @@ fn merge_sorted<T: Ord>(items: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
         }
     }
     out
+}
+
+/// Steps of one pair of [`Dist::product_with_cost`] beyond its size.
+const PAIR_STEPS: u64 = 3;
+
+/// How many pairs [`Dist::product_with_cost`] collects between merges: at most 2^20, and no
+/// more than the cap allows outcomes of `unit` size (so a hopeless product of big lists fails
+/// at its first merge instead of after gigabytes of pairs).
+fn product_chunk(max_outcomes: usize, unit: usize) -> usize {
+    const CHUNK: usize = 1 << 20;
+    (max_outcomes / unit.max(1))
+        .saturating_add(1)
+        .clamp(1 << 10, CHUNK)
 }
 
 fn compact<T: Ord>(mut items: Vec<(T, Weight)>) -> Vec<(T, Weight)> {

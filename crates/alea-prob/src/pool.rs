@@ -11,7 +11,14 @@
 use crate::weight::Binomials;
 use crate::{Budget, Dist, ProbError, Weight};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::Hash;
+
+/// Steps charged for one transition of the state table (a call of the automaton and a hash
+/// table update, often a cache miss and an allocation): measured at some 30 times a weight
+/// addition on big tables, where a hopeless evaluation (`prod(high 5 (10#d1000))`) must run
+/// out of steps in well under a second.
+const TABLE_STEPS: u64 = 32;
 
 /// The order in which [`Pool::evaluate`] visits outcomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +179,7 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                 }
                 let mut ks: Vec<u32> = ranges.iter().map(|r| r.0).collect();
                 loop {
-                    budget.burn(1, WHAT)?;
+                    budget.burn(TABLE_STEPS, WHAT)?;
                     let mut ww = w.clone();
                     let mut count = 0u32;
                     let mut new_rem = rem.clone();
@@ -199,6 +206,9 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                     } else {
                         next_states.entry((s, new_rem)).or_default().add_assign(&ww);
                     }
+                    // Checked as the table grows, not after the outcome: one outcome can
+                    // create far more states than the cap.
+                    budget.check_size(next_states.len() + finished.len(), WHAT)?;
                     // Advance the mixed-radix counter over the groups' ranges.
                     let mut g = 0;
                     loop {
@@ -250,6 +260,9 @@ impl<T: Ord + Clone + Hash> Pool<T> {
     ) -> Result<Dist<S>, ProbError> {
         const WHAT: &str = "pool evaluation";
         let n = self.groups[0].1 as usize;
+        // A live state holds n + 1 weights (one per number of dice left): it counts that much
+        // against the cap, which thus bounds the memory of the table.
+        let unit = n + 1;
         let mut states: HashMap<S, Vec<Weight>> = HashMap::new();
         let mut start = vec![Weight::ZERO; n + 1];
         start[n] = Weight::ONE;
@@ -264,7 +277,7 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                 let max_rem = by_rem.iter().rposition(|w| !w.is_zero()).unwrap_or(0);
                 let max_k = if weights[i].is_zero() { 0 } else { max_rem };
                 for k in 0..=max_k {
-                    budget.burn(1 + (max_rem - k) as u64, WHAT)?;
+                    budget.burn(TABLE_STEPS + (max_rem - k) as u64, WHAT)?;
                     let s = next(&state, o, k as u32);
                     let coef = &pows[k];
                     if is_final(&s) {
@@ -277,12 +290,24 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                         }
                         if !acc.is_zero() {
                             finished.entry(s).or_default().add_assign(&acc);
+                            budget.check_size(
+                                next_states.len().saturating_mul(unit) + finished.len(),
+                                WHAT,
+                            )?;
                         }
                         continue;
                     }
-                    let target = next_states
-                        .entry(s)
-                        .or_insert_with(|| vec![Weight::ZERO; n + 1]);
+                    let live = next_states.len();
+                    let target = match next_states.entry(s) {
+                        Entry::Occupied(slot) => slot.into_mut(),
+                        Entry::Vacant(slot) => {
+                            budget.check_size(
+                                (live + 1).saturating_mul(unit) + finished.len(),
+                                WHAT,
+                            )?;
+                            slot.insert(vec![Weight::ZERO; n + 1])
+                        }
+                    };
                     for (rem, w) in by_rem.iter().enumerate().skip(k) {
                         // With no outcome after this one, every remaining die must show it.
                         if w.is_zero() || (last && rem != k) {
@@ -293,7 +318,6 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                 }
             }
             next_states.retain(|_, v| v.iter().any(|w| !w.is_zero()));
-            budget.check_size(next_states.len() + finished.len(), WHAT)?;
             states = next_states;
         }
         let mut items: Vec<(S, Weight)> = finished.into_iter().collect();
@@ -310,11 +334,11 @@ impl<T: Ord + Clone + Hash> Pool<T> {
     /// The distribution of the whole pool as a sorted (ascending) multiset, enumerated directly
     /// (each multiset once, weighted by its multinomial coefficient) without an automaton.
     pub fn multisets(&self, budget: &mut Budget) -> Result<Dist<Vec<T>>, ProbError> {
-        const WHAT: &str = "multisets of a pool";
         let mut acc = Dist::certain(Vec::new());
         for (die, n) in &self.groups {
             let group = multisets_of(die, *n, budget)?;
-            acc = acc.product(
+            let len = acc.outcomes().map(Vec::len).max().unwrap_or(0) + *n as usize;
+            acc = acc.product_with_cost(
                 &group,
                 |a, b| {
                     let mut v = Vec::with_capacity(a.len() + b.len());
@@ -323,9 +347,9 @@ impl<T: Ord + Clone + Hash> Pool<T> {
                     v.sort();
                     v
                 },
+                len as u64 + 1,
                 budget,
             )?;
-            budget.check_size(acc.len(), WHAT)?;
         }
         Ok(acc)
     }
@@ -391,12 +415,14 @@ fn multisets_of<T: Ord + Clone>(
     const WHAT: &str = "multisets of a pool";
     let faces: Vec<(&T, &Weight)> = die.iter().collect();
     let m = faces.len();
-    // The number of multisets, C(n + m − 1, n), checked before enumerating.
+    // The number of multisets, C(n + m − 1, n), checked before enumerating; each is a list
+    // of n values, so it counts n + 1 times against the cap.
+    let unit = u128::from(n) + 1;
     let mut count: u128 = 1;
     for j in 0..u128::from(n).min(m as u128 - 1) {
         let top = m as u128 - 1 + u128::from(n) - j;
         count = count.saturating_mul(top) / (j + 1);
-        if count > budget.max_outcomes() as u128 {
+        if count.saturating_mul(unit) > budget.max_outcomes() as u128 {
             return Err(ProbError::TooManyOutcomes {
                 what: WHAT,
                 limit: budget.max_outcomes(),

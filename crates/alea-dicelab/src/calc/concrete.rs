@@ -45,6 +45,15 @@ fn too_long(e: &Expr, len: usize) -> R<()> {
 }
 
 impl Calc {
+    /// Charges the steps of handling `n` values (a list built, copied, sorted or scanned), so
+    /// that big lists inside loops (`foreach y in 1..1000 do count (1..10000000)`) run out of
+    /// steps instead of running for minutes.
+    fn charge(&mut self, e: &Expr, n: usize) -> R<()> {
+        self.budget
+            .burn(n as u64, "evaluation")
+            .map_err(super::eval::limit(e.span, "evaluation"))
+    }
+
     fn single(&mut self, e: &Expr, what: &dyn Fn() -> String, cut: &mut bool) -> R<i32> {
         // Numbers and single-value variables without allocating a list.
         match &e.kind {
@@ -85,7 +94,9 @@ impl Calc {
             Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
                 Some(val) => {
                     *cut |= val.cut;
-                    val.items.clone()
+                    let items = val.items.clone();
+                    self.charge(e, items.len())?;
+                    items
                 }
                 None => return Err(error_at(e.span, format!("unknown variable '{}'", v.name))),
             },
@@ -121,6 +132,8 @@ impl Calc {
                 {
                     let k =
                         self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
+                    let len = self.env[slot as usize].items.len();
+                    self.charge(e, len)?;
                     let val = &self.env[slot as usize];
                     *cut |= val.cut;
                     let pass = val
@@ -149,24 +162,30 @@ impl Calc {
                     vec![]
                 };
                 too_long(e, n.saturating_mul(v.len()))?;
+                self.charge(e, n * v.len())?;
                 v.repeat(n)
             }
             Range { lo, hi, .. } => {
                 let a = self.single(lo, &|| "left operand of '..'".to_string(), cut)?;
                 let b = self.single(hi, &|| "right operand of '..'".to_string(), cut)?;
-                too_long(e, (i64::from(b) - i64::from(a) + 1).max(0) as usize)?;
+                let len = (i64::from(b) - i64::from(a) + 1).max(0) as usize;
+                too_long(e, len)?;
+                self.charge(e, len)?;
                 (a..=b).collect()
             }
             List(items) => {
                 let mut out = Vec::new();
                 for i in items {
-                    out.extend(self.concrete(i, cut)?);
+                    let part = self.concrete(i, cut)?;
+                    self.charge(e, part.len())?;
+                    out.extend(part);
                     too_long(e, out.len())?;
                 }
                 out
             }
             Reorder(r, a) => {
                 let mut v = self.concrete(a, cut)?;
+                self.charge(e, v.len())?;
                 match r {
                     ast::Reorder::Sort => v.sort_unstable(),
                     ast::Reorder::Rev => v.reverse(),
@@ -183,6 +202,7 @@ impl Calc {
             } => {
                 let k = self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
                 let l = self.concrete(list, cut)?;
+                self.charge(e, l.len())?;
                 ops::filter(*selector, *drop, k, &l).map_err(|m| error_at(*selector_span, m))?
             }
             If {
@@ -218,7 +238,9 @@ impl Calc {
                     });
                     let r = self.concrete(body, cut);
                     self.env.pop();
-                    out.extend(r?);
+                    let part = r?;
+                    self.charge(e, part.len())?;
+                    out.extend(part);
                     too_long(e, out.len())?;
                 }
                 out
@@ -229,6 +251,7 @@ impl Calc {
                 let mut out = Vec::new();
                 let mut pieces = 0usize;
                 while !piece.is_empty() {
+                    self.charge(e, piece.len())?;
                     out.extend_from_slice(&piece);
                     too_long(e, out.len())?;
                     pieces += 1;

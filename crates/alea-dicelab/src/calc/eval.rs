@@ -181,7 +181,7 @@ impl Calc {
                 let n = self.scalar(a, &|| "operand of 'd'".to_string())?;
                 let max = self.budget.max_outcomes();
                 let span = e.span;
-                self.mix(&n, span, "d", |_, &(n, cut)| {
+                self.mix(&n, span, "d", |this, &(n, cut)| {
                     if n < 1 {
                         return Err(error_at(
                             span,
@@ -194,6 +194,9 @@ impl Calc {
                             format!("calc limit in 'd': a d{n} has more than {max} outcomes"),
                         ));
                     }
+                    this.budget
+                        .burn(n as u64, "die")
+                        .map_err(limit(span, "d"))?;
                     Ok(Dist::uniform((1..=n).map(|v| Val {
                         items: vec![v],
                         cut,
@@ -230,31 +233,33 @@ impl Calc {
             Range { lo, op_span, hi } => {
                 let a = self.scalar(lo, &|| "left operand of '..'".to_string())?;
                 let b = self.scalar(hi, &|| "right operand of '..'".to_string())?;
-                let mut err = None;
-                let d = a
-                    .product(
-                        &b,
-                        |(x, cx), (y, cy)| {
-                            let len = i64::from(*y) - i64::from(*x) + 1;
-                            if len > MAX_LIST as i64 {
-                                err.get_or_insert(len);
-                                return Val::list(vec![]);
-                            }
-                            Val {
-                                items: (*x..=*y).collect(),
-                                cut: *cx || *cy,
-                            }
-                        },
-                        &mut self.budget,
-                    )
-                    .map_err(limit(*op_span, ".."))?;
-                if let Some(len) = err {
+                // Every pair has p > 0, so the longest list is reachable: checked (and its
+                // size charged) before any list is built.
+                let len = |x: i32, y: i32| i64::from(y) - i64::from(x) + 1;
+                let longest = len(a.min().0, b.max().0);
+                if longest > MAX_LIST as i64 {
+                    // The first pair in ascending order that is too long, as before.
+                    let x = a.min().0;
+                    let y = b
+                        .outcomes()
+                        .map(|o| o.0)
+                        .find(|&y| len(x, y) > MAX_LIST as i64);
+                    let first = len(x, y.unwrap_or(b.max().0));
                     return Err(error_at(
                         *op_span,
-                        format!("list of {len} values is longer than the limit of {MAX_LIST}"),
+                        format!("list of {first} values is longer than the limit of {MAX_LIST}"),
                     ));
                 }
-                d
+                a.product_with_cost(
+                    &b,
+                    |(x, cx), (y, cy)| Val {
+                        items: (*x..=*y).collect(),
+                        cut: *cx || *cy,
+                    },
+                    longest.max(0) as u64 + 1,
+                    &mut self.budget,
+                )
+                .map_err(limit(*op_span, ".."))?
             }
             List(items) => return self.list(e, items, ordered),
             Reorder(r, a) => {
@@ -352,7 +357,7 @@ impl Calc {
             }
         };
         self.budget
-            .check_size(d.len(), "distribution")
+            .check_size(size(&d), "distribution")
             .map_err(limit(e.span, name))?;
         Ok(Repr::Dist(d))
     }
@@ -495,8 +500,9 @@ impl Calc {
             Repr::Pool(p) => self.materialize(&p, list)?,
         };
         let mut err = None;
+        let cost = l.max_len() as u64 + 1;
         let d = nd
-            .product(
+            .product_with_cost(
                 &l,
                 |(k, ck), v| match ops::filter(selector, drop, *k, &v.items) {
                     Ok(items) => Val {
@@ -508,6 +514,7 @@ impl Calc {
                         Val::list(vec![])
                     }
                 },
+                cost,
                 &mut self.budget,
             )
             .map_err(limit(e.span, selector.symbol()))?;
@@ -543,18 +550,35 @@ impl Calc {
     /// `perm` in an ordered position: every distinct arrangement is equally likely.
     fn permutations(&mut self, d: &Dist<Val>, e: &Expr) -> R<Dist<Val>> {
         let max = self.budget.max_outcomes();
-        self.mix(d, e.span, "perm", |_, v| {
+        // Arrangements of different multisets differ, so the size of the result is known
+        // before any is built: `first 1 (perm 12#d6)` (6^12 sequences) fails at once.
+        let total = d.outcomes().fold(0u64, |acc, v| {
+            acc.saturating_add(arrangements(&v.items).saturating_mul(v.items.len() as u64 + 1))
+        });
+        if total > max as u64 {
+            return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
+                what: "permutation",
+                limit: max,
+            }));
+        }
+        self.mix(d, e.span, "perm", |this, v| {
+            // n!/∏ c! arrangements of n + 1 units each, counted before any is built.
+            let unit = v.items.len() as u64 + 1;
+            let count = arrangements(&v.items);
+            if count.saturating_mul(unit) > max as u64 {
+                return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
+                    what: "permutation",
+                    limit: max,
+                }));
+            }
+            this.budget
+                .burn(count * unit, "permutation")
+                .map_err(limit(e.span, "perm"))?;
             let mut items = v.items.clone();
             items.sort_unstable();
             let mut all = vec![items.clone()];
             while next_permutation(&mut items) {
                 all.push(items.clone());
-                if all.len() > max {
-                    return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
-                        what: "permutation",
-                        limit: max,
-                    }));
-                }
             }
             Ok(
                 Dist::uniform(all.into_iter().map(|items| Val { items, cut: v.cut }))
@@ -564,6 +588,11 @@ impl Calc {
     }
 
     /// `Σ P(t) · f(t)`: conditions on each outcome of `d` and mixes the results.
+    ///
+    /// The parts are merged as they come, whenever those not yet merged reach a quarter of the
+    /// cap (lists count by length, see [`size`]), and the merged size is checked: memory stays
+    /// within a small multiple of the cap, which a hopeless mixture (`let x = d100000 in 1..x`)
+    /// reaches quickly, and merging costs at most a few times the size of the parts.
     pub(crate) fn mix<T: Ord + Clone>(
         &mut self,
         d: &Dist<T>,
@@ -571,12 +600,69 @@ impl Calc {
         what: &str,
         mut f: impl FnMut(&mut Self, &T) -> R<Dist<Val>>,
     ) -> R<Dist<Val>> {
-        let mut parts = Vec::with_capacity(d.len());
+        let cap = self.budget.max_outcomes();
+        let too_big = || ProbError::TooManyOutcomes {
+            what: "mixture of distributions",
+            limit: cap,
+        };
+        let mut parts = Vec::with_capacity(d.len().min(1 << 16));
+        let batch = (cap / 4).max(1 << 16);
+        let mut pending = 0usize;
+        let mut merge_at = batch;
         for (t, w) in d.iter() {
-            parts.push((w.clone(), f(self, t)?));
+            let part = f(self, t)?;
+            pending = pending.saturating_add(size(&part));
+            parts.push((w.clone(), part));
+            if pending > merge_at {
+                let mut weight = alea_prob::Weight::ZERO;
+                for (w, _) in &parts {
+                    weight.add_assign(w);
+                }
+                let merged = Dist::mixture(std::mem::take(&mut parts), &mut self.budget)
+                    .map_err(limit(span, what))?;
+                pending = size(&merged);
+                if pending > cap {
+                    return Err(limit(span, what)(too_big()));
+                }
+                merge_at = pending.saturating_add(batch);
+                parts.push((weight, merged));
+            }
         }
-        Dist::mixture(parts, &mut self.budget).map_err(limit(span, what))
+        let d = Dist::mixture(parts, &mut self.budget).map_err(limit(span, what))?;
+        if size(&d) > cap {
+            return Err(limit(span, what)(too_big()));
+        }
+        Ok(d)
     }
+}
+
+/// The size of a distribution of lists against the outcome cap: each outcome counts one plus
+/// its length, roughly proportional to its memory.
+pub(crate) fn size(d: &Dist<Val>) -> usize {
+    d.outcomes().map(|v| v.items.len() + 1).sum()
+}
+
+/// The number of distinct arrangements of `items` (saturating).
+fn arrangements(items: &[i32]) -> u64 {
+    let mut sorted = items.to_vec();
+    sorted.sort_unstable();
+    // Multiply in the multinomial one factor at a time: C(seen, run position) stays exact.
+    let mut count: u128 = 1;
+    let mut seen: u128 = 0;
+    let mut run: u128 = 0;
+    for (i, x) in sorted.iter().enumerate() {
+        run = if i > 0 && sorted[i - 1] == *x {
+            run + 1
+        } else {
+            1
+        };
+        seen += 1;
+        count = count.saturating_mul(seen) / run;
+        if count > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    count as u64
 }
 
 pub(crate) fn with_cut(d: &Dist<Val>, cut: bool) -> Dist<Val> {
@@ -597,14 +683,25 @@ pub(crate) fn concat(
     ordered: bool,
     budget: &mut Budget,
 ) -> Result<Dist<Val>, ProbError> {
-    let too_long = a.max_len() + b.max_len() > MAX_LIST;
-    if too_long {
+    let len = a.max_len() + b.max_len();
+    if len > MAX_LIST {
         return Err(ProbError::TooManyOutcomes {
             what: "list",
             limit: MAX_LIST,
         });
     }
-    a.product(
+    // A list of len values costs len + 1 steps to build and counts len + 1 against the cap:
+    // `20#d10` in order has 10^k lists of k values after k dice, and must fail on its size
+    // (memory), not after its count alone reaches the cap.
+    let unit = len + 1;
+    let uncut = |d: &Dist<Val>| d.outcomes().all(|v| !v.cut);
+    if ordered && (same_len(a) || same_len(b)) && uncut(a) && uncut(b) {
+        // In order, lists of one length concatenate injectively: every pair is a distinct
+        // outcome, so the size is known before building anything.
+        let pairs = a.len().saturating_mul(b.len());
+        budget.check_size(pairs.saturating_mul(unit), "list")?;
+    }
+    a.product_with_cost(
         b,
         |x, y| {
             let mut items = Vec::with_capacity(x.items.len() + y.items.len());
@@ -615,8 +712,15 @@ pub(crate) fn concat(
                 cut: x.cut || y.cut,
             }
         },
+        unit as u64,
         budget,
     )
+}
+
+fn same_len(d: &Dist<Val>) -> bool {
+    let mut lens = d.outcomes().map(|v| v.items.len());
+    let first = lens.next();
+    lens.all(|l| Some(l) == first)
 }
 
 trait MaxLen {

@@ -47,7 +47,9 @@ pub struct CalcOptions {
     /// The `while` threshold t (`-t`), as the f32 0.7 stores: paths less likely than t are not
     /// extended. Default `1e-6f32` (= 9.99999997e-7).
     pub threshold: f32,
-    /// Elementary steps (weight operations, node evaluations) before the statement fails.
+    /// Elementary steps (weight operations, node evaluations, list values handled) before the
+    /// statement fails. Default 10^8: about a second of the slowest kind of step, far above
+    /// what the programs of the spec and the golden set need (at most a few million).
     pub max_steps: u64,
     /// Outcomes of any intermediate distribution (or states of a pool evaluation) before the
     /// statement fails. Default 10^7 (dicelab.md §3).
@@ -58,7 +60,7 @@ impl Default for CalcOptions {
     fn default() -> CalcOptions {
         CalcOptions {
             threshold: 1e-6,
-            max_steps: 500_000_000,
+            max_steps: 100_000_000,
             max_outcomes: 10_000_000,
         }
     }

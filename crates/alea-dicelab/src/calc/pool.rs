@@ -138,6 +138,22 @@ impl LazyPool {
             }
             return Dist::mixture(parts, budget);
         }
+        if self.keep.is_none() {
+            // The product of independent factors (1 for a filtered member), by repeated
+            // squaring: `prod(10#d1000)` meets its hopeless d1000^4 (6·10^10 pairs, charged
+            // before any work) in the second step instead of growing a table of partial
+            // products outcome by outcome.
+            let mut parts = Vec::with_capacity(self.components.len());
+            for (w, groups) in &self.components {
+                let mut acc = Dist::certain(1i32);
+                for (die, n) in groups {
+                    let factor = die.map(|&v| if self.passes(v) { v } else { 1 });
+                    acc = acc.product(&prod_iid(&factor, *n, budget)?, mul, budget)?;
+                }
+                parts.push((w.clone(), acc));
+            }
+            return Dist::mixture(parts, budget);
+        }
         match agg {
             Aggregate::Sum => self.run(
                 0i32,
@@ -186,4 +202,26 @@ impl LazyPool {
             v
         }))
     }
+}
+
+fn mul(a: &i32, b: &i32) -> i32 {
+    a.wrapping_mul(*b)
+}
+
+/// The distribution of the (wrapping) product of `n` independent copies of `die`, by repeated
+/// squaring (wrapping multiplication is associative and commutative).
+fn prod_iid(die: &Dist<i32>, n: u32, budget: &mut Budget) -> Result<Dist<i32>, ProbError> {
+    let mut result = Dist::certain(1i32);
+    let mut base = die.clone();
+    let mut e = n;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result.product(&base, mul, budget)?;
+        }
+        e >>= 1;
+        if e > 0 {
+            base = base.product(&base, mul, budget)?;
+        }
+    }
+    Ok(result)
 }
