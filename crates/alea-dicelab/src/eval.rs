@@ -4,9 +4,14 @@
 //! draws from `Rng::stream(seed, i)` (rng.md §3) and the task histograms are merged in task
 //! order, so the result depends only on the statement, the roll count and the seed — never on
 //! the number of threads.
+//!
+//! Each task rolls with the compiled [`Sampler`], which draws and gives exactly what the
+//! tree-walking [`Roller`] does; when it gives up on a roll (a possible error), the roller
+//! rolls that roll again from the same RNG state and reports the error with its span.
 
 use crate::ast::Statement;
 use crate::roll::{RollError, Roller};
+use crate::sample::{MAX_COMPILE_DEPTH, Sampler};
 use alea_core::Rng;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -100,13 +105,32 @@ impl Tally {
     }
 }
 
-fn run_task(statement: &Statement, mut rng: Rng, rolls: u64) -> Result<Histogram, RollError> {
+fn run_task(
+    statement: &Statement,
+    compiled: Option<&Sampler>,
+    mut rng: Rng,
+    rolls: u64,
+) -> Result<Histogram, RollError> {
     let mut roller = Roller::new();
+    let mut sampler = compiled.cloned();
     let mut buf = Vec::new();
     let mut tally = Tally::new();
     let mut empty = 0;
     for _ in 0..rolls {
-        match roller.roll_single(statement, &mut rng, &mut buf)? {
+        let value = match &mut sampler {
+            Some(sampler) => {
+                let start = rng.clone();
+                match sampler.roll_single(&mut rng) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        rng = start;
+                        roller.roll_single(statement, &mut rng, &mut buf)?
+                    }
+                }
+            }
+            None => roller.roll_single(statement, &mut rng, &mut buf)?,
+        };
+        match value {
             Some(v) => tally.add(v),
             None => empty += 1,
         }
@@ -148,15 +172,18 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
     }
     // Rayon's workers have small stacks: deeply nested statements run their tasks here, in
     // the same order, which gives the same result.
-    let parts: Vec<Result<Histogram, RollError>> = if depth(&statement.expr) > PARALLEL_MAX_DEPTH {
+    let deep = depth(&statement.expr);
+    let compiled = (deep <= MAX_COMPILE_DEPTH).then(|| Sampler::new(statement));
+    let compiled = compiled.as_ref();
+    let parts: Vec<Result<Histogram, RollError>> = if deep > PARALLEL_MAX_DEPTH {
         streams
             .into_iter()
-            .map(|(rng, size)| run_task(statement, rng, size))
+            .map(|(rng, size)| run_task(statement, compiled, rng, size))
             .collect()
     } else {
         streams
             .into_par_iter()
-            .map(|(rng, size)| run_task(statement, rng, size))
+            .map(|(rng, size)| run_task(statement, compiled, rng, size))
             .collect()
     };
     let mut total = Histogram::default();

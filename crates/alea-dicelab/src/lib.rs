@@ -30,6 +30,7 @@ pub mod ops;
 mod parser;
 mod resolve;
 mod roll;
+mod sample;
 mod tree;
 
 pub use alea_core::Diagnostic;

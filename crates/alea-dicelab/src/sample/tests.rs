@@ -1,0 +1,212 @@
+//! The compiled sampler against the tree-walking roller: same values, same draws, and a bail
+//! wherever the roller reports an error.
+
+use super::*;
+use crate::Roller;
+use alea_core::{Rng, SourceFile};
+use proptest::prelude::*;
+
+/// Rolls `program` `rolls` times both ways from `seed`; panics on the first difference.
+/// Returns how many rolls bailed.
+fn agree(program: &str, seed: u64, rolls: usize) -> usize {
+    let file = SourceFile::new("<t>", program);
+    let (p, errors) = crate::parse(&file);
+    assert!(errors.is_empty(), "{program}: {errors:?}");
+    agree_parsed(program, &p, seed, rolls)
+}
+
+fn agree_parsed(program: &str, p: &crate::Program, seed: u64, rolls: usize) -> usize {
+    let mut bails = 0;
+    for statement in &p.statements {
+        let mut sampler = Sampler::new(statement);
+        let mut roller = Roller::new();
+        let mut buf = Vec::new();
+        let mut a = Rng::seed_from_u64(seed);
+        let mut b = a.clone();
+        for i in 0..rolls {
+            let expected = roller.roll_single(statement, &mut b, &mut buf);
+            let got = sampler.roll_single(&mut a);
+            match (got, expected) {
+                (Ok(v), Ok(w)) => {
+                    assert_eq!(v, w, "{program}, roll {i}");
+                    assert_eq!(a, b, "{program}, roll {i}: draws differ");
+                }
+                (Err(Bail), _) => {
+                    bails += 1;
+                    // The caller re-rolls with the roller from the same state.
+                    a = b.clone();
+                }
+                (Ok(v), Err(e)) => panic!("{program}, roll {i}: {v:?} where roller says {e:?}"),
+            }
+        }
+    }
+    bails
+}
+
+#[test]
+fn man_page_examples_agree() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/dicelab");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).expect("examples") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        agree(&text, 11, 2_000);
+        n += 1;
+    }
+    assert!(n >= 10);
+}
+
+#[test]
+fn tricky_programs_agree() {
+    let programs = [
+        "d6.d6",
+        "-d6 + 2*d4 - d8/d3 % 3 ^ 2",
+        "d(d6)",
+        "d(d3-2)",
+        "1/(d2-1)",
+        "d6 . (d3-2)",
+        "perm 1..5",
+        "sum perm (1..5)",
+        "count sort (3#d6, 2#d4)",
+        "first 1 rev 3#d6",
+        "last 1 perm (d6,d6,d6)",
+        "sum(drop low 1 4#d6)",
+        "prod (drop high 1 3#d4)",
+        "count (keep low (d3-2) 3#d6)",
+        "sum (first 2 3#d6), sum (last 1 (d6, d4)), count (high 2 (d6, (), d4))",
+        "sum (drop high 2 (5#d6, 3))",
+        "let y = high 1 ((d3-2)#d6) in d y",
+        "low 1 (let x = 3#d6 in x)",
+        "let x = 3#d6 in let h = high 1 x in let l = low 1 x in h - l",
+        "sum(keep high 2 (d6, d8, d10))",
+        "high 1 low 2 3#d20",
+        "low (d3-2) 3#d6",
+        "sum (first (d4-2) 5#d6)",
+        "(d6-3)#d6",
+        "sum ((d3)#(d6, d4))",
+        "count ((d3-1)#(>3 2#d6))",
+        "x",
+        "let x = 3#d6 in x",
+        "let x = d6 in x",
+        "let x = () in x",
+        "let x = 2#d6 in x + 1",
+        "let x = (let y = d6 in y+1) in (let y = d4 in x*y)",
+        "let a = d6 in let b = (let c = d3 in c+a) in a+b",
+        "if >3 d6 then d4 else ()",
+        "if (d2 - 1)#1 then 1 else 2#d6",
+        "sum (if ==1 d2 then 3#d6 else 2#d6)",
+        "foreach y in 1..d6 do y*d2",
+        "sum(foreach y in 3#d6 do (y, d4))",
+        "let x = 7#d10 in high 1 (foreach y in 1..10 do sum (==y x))",
+        "count (while x=d6 do ((count <6 x)#d6))",
+        "sum (while x=3#d6 do ((count ==6 x)#d6))",
+        "count (while x = d2 do (>1 x))",
+        "sum (let x = 1..3 in foreach z in x do (x, z))",
+        "prod (2#d3)",
+        "prod (>1 4#d3)",
+        "count (!= 2 (1,2,3)), sum (<= 2 (1,2,3)), sum (>= 2 (1,2,3))",
+        "sum(drop == 3 5#d4)",
+        "d0",
+        "3#d0",
+        "count(1..3)#(d6,())",
+        "()",
+        "2#()",
+        "-(sum (d3..d6))",
+        "sum(foreach v in 3#d6 do -v)",
+        "count ==d6 d6",
+    ];
+    for p in programs {
+        agree(p, 5, 200);
+    }
+    // Long lists, near and past the list limit: a few rolls.
+    let heavy = [
+        "count (1..20000000)",
+        "count (30000#(1..500))",
+        "count (10#(1..100000000))",
+        "sum(20000#d6)",
+        "count (foreach i in 1..1000 do 1..i)",
+        "count (while x = 1 do x)",
+        "count (while x = d2 do (while y = x do (<2 y)))",
+    ];
+    for p in heavy {
+        agree(p, 5, 2);
+    }
+}
+
+#[test]
+fn step_limit_bails() {
+    // 100M steps pass the limit only at the very end of the roll.
+    assert_eq!(agree("count (2000#(1..800000))", 1, 1), 1);
+    assert_eq!(agree("sum(30000000#d2)", 1, 1), 1);
+}
+
+fn list_expr() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        (2u32..7).prop_map(|k| format!("(d{k})")),
+        (0u32..4, 2u32..5).prop_map(|(n, k)| format!("({n}#d{k})")),
+        (-1i32..4).prop_map(|n| format!("({n})")),
+        Just("()".to_string()),
+        Just("v".to_string()),
+        Just("z".to_string()),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}, {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} + {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} / {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} . {b})")),
+            inner.clone().prop_map(|e| format!("(d{e})")),
+            (0u32..3, inner.clone()).prop_map(|(n, e)| format!("(high {n} {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(n, e)| format!("(drop low {n} {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(n, e)| format!("(> {n} {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(n, e)| format!("(count == {n} {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(n, e)| format!("(sum <= {n} {e})")),
+            (0u32..2, inner.clone()).prop_map(|(n, e)| format!("(first {n} {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(n, e)| format!("({n}#{e})")),
+            inner.clone().prop_map(|e| format!("(sum {e})")),
+            inner.clone().prop_map(|e| format!("(perm {e})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}..{b})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| format!("(if {c} then {a} else {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(e, b)| format!("(foreach v in {e} do {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(e, b)| format!("(let z = {e} in {b})")),
+            inner.prop_map(|e| format!("(count (while v = {e} do (<2 v)))")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn random_programs_agree(e in list_expr(), seed in 0u64..1000) {
+        // The generator writes some programs the grammar rejects (`d()`); skip those.
+        let file = SourceFile::new("<t>", &e);
+        let (p, errors) = crate::parse(&file);
+        if errors.is_empty() {
+            agree_parsed(&e, &p, seed, 20);
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn select_matches_ops(
+        list in proptest::collection::vec(1i32..5, 0..9),
+        n in 0usize..10,
+        high in any::<bool>(),
+        drop in any::<bool>(),
+    ) {
+        let sel = if high { Selector::High } else { Selector::Low };
+        let mut expected = list.clone();
+        ops::select_count(sel, drop, n, &mut expected, &mut Vec::new());
+        let mut got = list.clone();
+        select(sel, drop, n, &mut got, &mut Vec::new(), true);
+        prop_assert_eq!(&got, &expected);
+        let mut unordered = list.clone();
+        select(sel, drop, n, &mut unordered, &mut Vec::new(), false);
+        unordered.sort_unstable();
+        expected.sort_unstable();
+        prop_assert_eq!(unordered, expected);
+    }
+}
