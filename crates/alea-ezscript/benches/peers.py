@@ -1,5 +1,6 @@
-"""CPython on the programs of benches/interp.rs (fastest and median of 10 runs, ms; the docs
-quote the fastest, like the divan run).
+"""CPython on the programs of benches/interp.rs: fastest and median of 10 runs (wall time, ms;
+the docs quote the fastest, like the divan run), and mean thread CPU time per run (like
+examples/cputime.rs).
 Run: python3 crates/alea-ezscript/benches/peers.py"""
 import statistics
 import time
@@ -38,10 +39,24 @@ def string_build1e4():
     return len(s)
 
 
+def mean_cpu(f):
+    """CPU time of at least 5 runs and 0.5 s, per run (like examples/cputime.rs)."""
+    f()
+    t = time.thread_time()
+    runs = 0
+    while runs < 5 or time.thread_time() - t < 0.5:
+        f()
+        runs += 1
+    return (time.thread_time() - t) * 1000 / runs
+
+
 for f in [fib25, loop1e6, list_pipeline1e5, string_build1e4]:
     times = []
     for _ in range(10):
         t = time.perf_counter()
         f()
         times.append((time.perf_counter() - t) * 1000)
-    print(f"{f.__name__}\tfastest {min(times):.3f} ms\tmedian {statistics.median(times):.3f} ms")
+    print(
+        f"{f.__name__}\tfastest {min(times):.3f} ms\tmedian {statistics.median(times):.3f} ms"
+        f"\tCPU time {mean_cpu(f):.3f} ms"
+    )
