@@ -237,7 +237,7 @@ impl<'a> Interp<'a> {
         if let [stmt] = &block.stmts[..]
             && let StmtKind::Expr(e) = &stmt.kind
         {
-            return self.eval(e);
+            return self.eval_leaf(e);
         }
         let mut last = Value::Nothing;
         for stmt in &block.stmts {
@@ -349,6 +349,33 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// [`Interp::eval`] with the leaves (constants, plain locals, `local op number`) done
+    /// in the caller, without a call: operands and arguments are mostly leaves. Same steps
+    /// (the read has no effect, so paying after it is the same as paying before).
+    #[inline(always)]
+    pub(crate) fn eval_leaf(&mut self, node: &Node) -> R<Value> {
+        if self.forbid_locals.is_none() {
+            match &node.kind {
+                NodeKind::Local(slot) => {
+                    if let Slot::Val(v) = &self.stack[self.base + *slot as usize] {
+                        let v = v.clone();
+                        self.burn(1, node.span)?;
+                        return Ok(v);
+                    }
+                }
+                NodeKind::LocalNum(op, slot, y, _) => {
+                    if let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize] {
+                        let v = num_op(*op, *x, *y);
+                        self.burn(3, node.span)?;
+                        return Ok(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.eval(node)
+    }
+
     pub fn eval(&mut self, node: &Node) -> R<Value> {
         self.burn(1, node.span)?;
         let span = node.span;
@@ -433,7 +460,7 @@ impl<'a> Interp<'a> {
             // Arguments go straight into the new frame.
             let new_base = self.stack.len();
             for a in args {
-                match self.eval(a) {
+                match self.eval_leaf(a) {
                     Ok(v) => self.stack.push(Slot::Val(v)),
                     Err(e) => {
                         self.stack.truncate(new_base);
