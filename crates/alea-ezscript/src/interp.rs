@@ -611,8 +611,8 @@ impl<'a> Interp<'a> {
             );
         }
         // Parameters are the first slots; box the captured ones.
-        for d in &proto.params {
-            if d.boxed {
+        if proto.boxes_params {
+            for d in proto.params.iter().filter(|d| d.boxed) {
                 let i = new_base + d.slot as usize;
                 let v = match std::mem::replace(&mut self.stack[i], Slot::Unset) {
                     Slot::Val(v) => Some(v),

@@ -168,6 +168,8 @@ pub enum Capture {
 pub struct Proto {
     pub name: Option<Rc<str>>,
     pub params: Vec<Decl>,
+    /// Some parameter is captured by a closure (boxed on entry); most functions have none.
+    pub boxes_params: bool,
     pub slots: u32,
     pub slot_names: Vec<Rc<str>>,
     pub captures: Vec<Capture>,

@@ -102,6 +102,7 @@ fn finish(resolver: Resolver) -> Vec<Rc<Proto>> {
                 Rc::new(Proto {
                     name: None,
                     params: vec![],
+                    boxes_params: false,
                     slots: 0,
                     slot_names: vec![],
                     captures: vec![],

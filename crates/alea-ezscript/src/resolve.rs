@@ -228,15 +228,17 @@ impl Resolver {
         }
         let body = self.block(&def.body);
         let f = self.fns.pop().expect("pushed above");
+        let params: Vec<Decl> = param_slots
+            .iter()
+            .map(|&slot| Decl {
+                slot,
+                boxed: f.slots[slot as usize].boxed,
+            })
+            .collect();
         Proto {
             name: def.name.as_ref().map(|n| n.name.clone()),
-            params: param_slots
-                .iter()
-                .map(|&slot| Decl {
-                    slot,
-                    boxed: f.slots[slot as usize].boxed,
-                })
-                .collect(),
+            boxes_params: params.iter().any(|d| d.boxed),
+            params,
             slots: f.slots.len() as u32,
             slot_names: f.slots.iter().map(|s| s.name.clone()).collect(),
             captures: f.captures,
