@@ -36,6 +36,9 @@ enum S {
     Var(usize),
     Neg(Box<S>),
     Bin(BinOp, Box<S>, Box<S>),
+    /// `a / d` with a literal `d ≥ 2`: a multiplication by the precomputed
+    /// `floor((2^64 - 1) / d) + 1` instead of a division (exact for 32-bit operands).
+    DivK(Box<S>, u64),
     /// `dK` with a literal `K ≥ 1`.
     DieK(u64),
     Die(Box<S>),
@@ -220,6 +223,9 @@ impl Compiler {
             Binary { op, lhs, rhs, .. } => {
                 let (a, ca) = self.scalar(lhs);
                 let (b, cb) = self.scalar(rhs);
+                if let (BinOp::Div, S::Const(d @ 2..)) = (op, &b) {
+                    return (S::DivK(Box::new(a), u64::MAX / *d as u64 + 1), 1 + ca + cb);
+                }
                 (S::Bin(*op, Box::new(a), Box::new(b)), 1 + ca + cb)
             }
             Die(a) => match is_die_k(e) {
@@ -605,6 +611,37 @@ fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
     out.truncate(w);
 }
 
+/// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so
+/// the high half of `|a|·m` is `floor(|a| / d)` (Lemire, Kaser & Kurz 2019).
+#[inline]
+fn div_k(a: i32, m: u64) -> i32 {
+    let q = ((u128::from(a.unsigned_abs()) * u128::from(m)) >> 64) as u32;
+    // |a / d| ≤ 2^30 for d ≥ 2, so the quotient fits and its sign follows `a`.
+    if a < 0 {
+        (q as i32).wrapping_neg()
+    } else {
+        q as i32
+    }
+}
+
+/// [`ops::concat`] for `b ≥ 0`: `a·10^k ± b` wrapped to 32 bits, computed in wrapping 32-bit
+/// arithmetic (which agrees with the exact result modulo 2^32).
+#[inline]
+fn concat(a: i32, b: i32) -> i32 {
+    let mut scale = 10i32;
+    let mut rest = b / 10;
+    while rest > 0 {
+        scale = scale.wrapping_mul(10);
+        rest /= 10;
+    }
+    let head = a.wrapping_mul(scale);
+    if a < 0 {
+        head.wrapping_sub(b)
+    } else {
+        head.wrapping_add(b)
+    }
+}
+
 /// [`ops::select_count`], with direct paths for the commonest `low`/`high` filters (keep one
 /// member, or all but one) that give the same members without sorting a copy. Without
 /// `ordered`, the members may come out in another order (for a fold).
@@ -677,8 +714,12 @@ impl S {
             S::Bin(op, a, b) => {
                 let a = a.eval(cx)?;
                 let b = b.eval(cx)?;
-                ops::binary(*op, a, b).map_err(|_| Bail)
+                match op {
+                    BinOp::Concat if b >= 0 => Ok(concat(a, b)),
+                    _ => ops::binary(*op, a, b).map_err(|_| Bail),
+                }
             }
+            S::DivK(a, m) => Ok(div_k(a.eval(cx)?, *m)),
             S::DieK(k) => Ok(cx.die(*k)),
             S::Die(a) => {
                 let n = a.eval(cx)?;

@@ -62,6 +62,9 @@ fn tricky_programs_agree() {
         "d6.d6",
         "-d6 + 2*d4 - d8/d3 % 3 ^ 2",
         "d(d6)",
+        "d20/3, (d20-10)/7, (0-2147483647-1)/2, (0-2147483647-1)/3, 2147483647/2147483647",
+        "(d6-4)/2 . d3, (0-d6) . 0, (0-2147483647-1) . 12345, 2147483647 . 2147483647",
+        "(d6-3) . (d3-2)",
         "d(d3-2)",
         "1/(d2-1)",
         "d6 . (d3-2)",
@@ -208,5 +211,39 @@ proptest! {
         unordered.sort_unstable();
         expected.sort_unstable();
         prop_assert_eq!(unordered, expected);
+    }
+}
+
+proptest! {
+    #[test]
+    fn div_k_matches_division(a in any::<i32>(), d in 2i32..=i32::MAX) {
+        prop_assert_eq!(div_k(a, u64::MAX / d as u64 + 1), a.wrapping_div(d));
+    }
+
+    #[test]
+    fn concat_matches_ops(a in any::<i32>(), b in 0i32..=i32::MAX) {
+        prop_assert_eq!(Ok(concat(a, b)), ops::concat(a, b));
+    }
+}
+
+#[test]
+fn div_k_edges() {
+    for d in [2i32, 3, 6, 7, 10, 1 << 30, i32::MAX] {
+        let m = u64::MAX / d as u64 + 1;
+        for a in [
+            i32::MIN,
+            i32::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            5,
+            6,
+            7,
+            i32::MAX - 1,
+            i32::MAX,
+        ] {
+            assert_eq!(div_k(a, m), a.wrapping_div(d), "{a} / {d}");
+        }
     }
 }
