@@ -71,6 +71,20 @@ fn products_of_big_dice_fail_before_building_pairs() {
     );
     let e = err("sum(d100 * d1000 * d1000)");
     assert!(e.starts_with("1:18: calc limit in '*':"), "{e}");
+    // 5000 d1000 have weights of 50 000 bits: each convolution cell costs its length.
+    let e = err("sum(5000#d1000)");
+    assert!(
+        e.starts_with("1:1: calc limit in 'sum': sum (convolution)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn let_with_a_direct_body_keeps_errors_and_cuts() {
+    // The body is evaluated directly for each value: a reachable error is still an error.
+    assert_eq!(err("let x = d6 in 6/(x-3)"), "1:16: division by zero");
+    let r = run("let x = d4 in x*x").unwrap();
+    assert_eq!(r.probability(Outcome::Value(9)).to_string(), "1/4");
 }
 
 #[test]

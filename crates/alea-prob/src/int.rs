@@ -19,7 +19,14 @@ impl Dist<i64> {
             return self.product(other, |a, b| a.wrapping_add(*b), budget);
         }
         let cells = self.len() as u64 * other.len() as u64;
-        budget.burn(cells + span as u64, "sum (convolution)")?;
+        // Weights of huge pools are big integers (1000^5000 has 50 000 bits): each cell costs
+        // its length in words.
+        let bits = self.total().bits() + other.total().bits();
+        let words = if bits <= 128 { 1 } else { bits.div_ceil(64) };
+        budget.burn(
+            (cells + span as u64).saturating_mul(words),
+            "sum (convolution)",
+        )?;
         let base = amin as i128 + bmin as i128;
         let mut acc = vec![Weight::ZERO; span as usize];
         for (a, wa) in self.iter() {

@@ -31,6 +31,13 @@ impl Val {
     }
 }
 
+/// Steps charged per conditioned outcome in [`Calc::mix`].
+const MIX_PART_STEPS: u64 = 32;
+
+/// Steps charged per value of a `let` binding whose body is evaluated directly (binding,
+/// evaluating and merging the value).
+const LET_VALUE_STEPS: u64 = 16;
+
 /// The longest list calc builds (dicelab.md §3 limits).
 pub(crate) const MAX_LIST: usize = 10_000_000;
 
@@ -156,17 +163,16 @@ impl Calc {
                 let a = self.scalar(lhs, &|| format!("left operand of '{sym}'"))?;
                 let b = self.scalar(rhs, &|| format!("right operand of '{sym}'"))?;
                 let mut err = None;
+                // Pairs of plain numbers, made lists once merged: sorting millions of one-value
+                // lists (a pointer chase per comparison) would dominate `d3000 * d3000`.
                 let d = a
                     .product(
                         &b,
                         |(x, cx), (y, cy)| match ops::binary(*op, *x, *y) {
-                            Ok(v) => Val {
-                                items: vec![v],
-                                cut: *cx || *cy,
-                            },
+                            Ok(v) => (v, *cx || *cy),
                             Err(m) => {
                                 err.get_or_insert(m);
-                                Val::list(vec![])
+                                (0, false)
                             }
                         },
                         &mut self.budget,
@@ -175,7 +181,10 @@ impl Calc {
                 if let Some(m) = err {
                     return Err(error_at(*op_span, m));
                 }
-                d
+                d.map(|&(v, cut)| Val {
+                    items: vec![v],
+                    cut,
+                })
             }
             Die(a) => {
                 let n = self.scalar(a, &|| "operand of 'd'".to_string())?;
@@ -331,6 +340,9 @@ impl Calc {
                         Repr::Dist(d) => Repr::Dist(with_cut(&d, cut)),
                         pool => pool,
                     });
+                }
+                if self.deterministic.contains(&node_key(body)) {
+                    return self.let_deterministic(e, &v, body, ordered);
                 }
                 self.mix(&v, e.span, "let", |this, val| {
                     this.env.push(val.clone());
@@ -547,6 +559,39 @@ impl Calc {
         Ok(Repr::Dist(d))
     }
 
+    /// `let` whose body has no randomness: the body's value for each value of the binding,
+    /// mapped in one pass (no per-value distribution to mix), with the size of the values
+    /// checked as they are built.
+    fn let_deterministic(
+        &mut self,
+        e: &Expr,
+        v: &Dist<Val>,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Repr> {
+        let cap = self.budget.max_outcomes();
+        let mut total = 0usize;
+        let d = v.try_map(|val| {
+            self.budget
+                .burn(LET_VALUE_STEPS, "let")
+                .map_err(limit(e.span, "let"))?;
+            self.env.push(val.clone());
+            let mut cut = val.cut;
+            let r = self.concrete(body, &mut cut);
+            self.env.pop();
+            let items = sorted(r?, ordered);
+            total = total.saturating_add(items.len() + 1);
+            if total > cap {
+                return Err(limit(e.span, "let")(ProbError::TooManyOutcomes {
+                    what: "mixture of distributions",
+                    limit: cap,
+                }));
+            }
+            Ok(Val { items, cut })
+        })?;
+        Ok(Repr::Dist(d))
+    }
+
     /// `perm` in an ordered position: every distinct arrangement is equally likely.
     fn permutations(&mut self, d: &Dist<Val>, e: &Expr) -> R<Dist<Val>> {
         let max = self.budget.max_outcomes();
@@ -610,6 +655,12 @@ impl Calc {
         let mut pending = 0usize;
         let mut merge_at = batch;
         for (t, w) in d.iter() {
+            // Conditioning costs a binding, an evaluation and a merge beyond the part's
+            // outcomes: `let x = d1000 in let y = d1000 in let z = d1000 in x*y*z` (10^9
+            // paths) must run out of steps in about a second.
+            self.budget
+                .burn(MIX_PART_STEPS, "mixture")
+                .map_err(limit(span, what))?;
             let part = f(self, t)?;
             pending = pending.saturating_add(size(&part));
             parts.push((w.clone(), part));
