@@ -69,7 +69,7 @@ pub fn round_payouts(amounts: &[f64], round_to: f64) -> Vec<f64> {
     if q.iter().any(|x| !x.is_finite()) {
         return amounts.to_vec();
     }
-    let total = q.iter().sum::<f64>().round();
+    let total = rounded_total(&q);
     let mut units: Vec<f64> = q.iter().map(|x| x.floor()).collect();
     let frac: Vec<f64> = q.iter().zip(&units).map(|(x, f)| x - f).collect();
     let missing = total - units.iter().sum::<f64>();
@@ -102,6 +102,23 @@ pub fn round_payouts(amounts: &[f64], round_to: f64) -> Vec<f64> {
         }
     }
     units.iter().map(|u| u * round_to).collect()
+}
+
+/// T = round(Σ q_i), half away from zero, with the sum taken exactly in units of 10^-9 (the
+/// q_i have 9 decimals): a float sum can land just below a tie (82.49999999999998 for
+/// q_i summing to 82.5) and round the wrong way. Huge values fall back to the float sum.
+fn rounded_total(q: &[f64]) -> f64 {
+    const NANO: i128 = 1_000_000_000;
+    let mut nanos: i128 = 0;
+    for x in q {
+        let scaled = (x * 1e9).round();
+        if scaled.abs() >= 1e15 {
+            return q.iter().sum::<f64>().round();
+        }
+        nanos += scaled as i128;
+    }
+    let half = if nanos < 0 { -NANO / 2 } else { NANO / 2 };
+    ((nanos + half) / NANO) as f64
 }
 
 /// Rounds to 9 decimals (half away from zero), leaving huge values alone.

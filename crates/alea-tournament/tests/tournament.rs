@@ -140,6 +140,23 @@ fn default_payout_percentages_rows_sum_to_one_hundred() {
 fn rounding_ties_and_surplus() {
     // Ties of fractional parts: better place first.
     assert_eq!(round_payouts(&[10.5, 10.5], 1.0), vec![11.0, 10.0]);
+    // Ten places of 825 rounded to 10: the amounts sum to 82.5 units exactly, but their float
+    // sum is 82.49999999999998; the total is 83 units (found by ezhost's property test).
+    let amounts = [
+        247.5,
+        148.5,
+        99.0,
+        74.25,
+        57.75000000000001,
+        49.5,
+        41.25,
+        41.25,
+        33.0,
+        33.0,
+    ];
+    let rounded = round_payouts(&amounts, 10.0);
+    assert_eq!(rounded.iter().sum::<f64>(), 830.0, "{rounded:?}");
+    assert_eq!(round_payouts(&[0.25, 0.25], 1.0), vec![1.0, 0.0]);
     // Rounding to 5: q = 2.2, 1.6, 1.2 → T = 5: floors 2+1+1 = 4, one unit to 1.6.
     assert_eq!(round_payouts(&[11.0, 8.0, 6.0], 5.0), vec![10.0, 10.0, 5.0]);
     // Nine-decimal rounding absorbs binary noise: 0.1 + 0.2 is 0.3 units.
