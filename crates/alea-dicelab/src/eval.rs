@@ -175,7 +175,10 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
     let deep = depth(&statement.expr);
     let compiled = (deep <= MAX_COMPILE_DEPTH).then(|| Sampler::new(statement));
     let compiled = compiled.as_ref();
-    let parts: Vec<Result<Histogram, RollError>> = if deep > PARALLEL_MAX_DEPTH {
+    // With one thread the tasks run here too: handing them to a worker only adds a wake-up
+    // (which a loaded machine makes slow). Same tasks, same order, same result.
+    let serial = deep > PARALLEL_MAX_DEPTH || rayon::current_num_threads() == 1;
+    let parts: Vec<Result<Histogram, RollError>> = if serial {
         streams
             .into_iter()
             .map(|(rng, size)| run_task(statement, compiled, rng, size))
