@@ -184,8 +184,8 @@ fn main() {
     let _ = writeln!(
         out,
         "//! The committed handrank tables (openholdem.md §5.3): generated, do not edit. Regenerate\n\
-         //! with (N = 1 takes about 40 s; N = 2..9 about 10 minutes per million deals on a busy\n\
-         //! 2-core machine):\n\
+         //! with (N = 1 takes about 2 minutes; N = 2..9 with 10^7 deals about 25 minutes of CPU\n\
+         //! in all, spread over the cores; niced on a busy shared 2-core machine, over an hour):\n\
          //!\n\
          //! ```sh\n\
          //! nice -n 19 cargo run --release -p alea-cards --example handrank_tables -- \\\n\
