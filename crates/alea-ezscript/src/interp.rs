@@ -409,26 +409,30 @@ impl<'a> Interp<'a> {
                 }
                 self.eval_rest(node)
             }
-            NodeKind::If(cond, then, els) => {
-                if self.condition(cond)? {
-                    self.block(then)
-                } else {
-                    match els {
-                        // `else { … }` without a second dispatch (the node's step is paid).
-                        Some(e) => match &e.kind {
-                            NodeKind::Block(b) => {
-                                self.burn(1, e.span)?;
-                                self.block(b)
-                            }
-                            _ => self.eval(e),
-                        },
-                        None => Ok(Value::Nothing),
-                    }
-                }
-            }
+            NodeKind::If(cond, then, els) => self.if_node(cond, then, els.as_deref()),
             NodeKind::Block(b) => self.block(b),
             NodeKind::Call(callee, args) => self.call_node(callee, args, span),
             _ => self.eval_rest(node),
+        }
+    }
+
+    /// An `if` node whose step is paid.
+    #[inline(always)]
+    fn if_node(&mut self, cond: &Node, then: &Block, els: Option<&Node>) -> R<Value> {
+        if self.condition(cond)? {
+            self.block(then)
+        } else {
+            match els {
+                // `else { … }` without a second dispatch (the node's step is paid).
+                Some(e) => match &e.kind {
+                    NodeKind::Block(b) => {
+                        self.burn(1, e.span)?;
+                        self.block(b)
+                    }
+                    _ => self.eval(e),
+                },
+                None => Ok(Value::Nothing),
+            }
         }
     }
 
@@ -448,6 +452,22 @@ impl<'a> Interp<'a> {
         };
         let f = match direct {
             Some(f) => {
+                // `f(local op number)` (recursion): the callee's step and the argument's three
+                // charged at once, the argument built straight into the new frame. Only when
+                // all four steps are there; otherwise the general path below runs out of steps
+                // at the same node as always.
+                if let [arg] = args
+                    && let NodeKind::LocalNum(op, slot, y, _) = &arg.kind
+                    && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+                    && self.fuel >= 4
+                    && let Closure::User { .. } = &*f
+                {
+                    let v = num_op(*op, *x, *y);
+                    self.fuel -= 4;
+                    let new_base = self.stack.len();
+                    self.stack.push(Slot::Val(v));
+                    return self.enter_frame(&f, new_base, 1, span);
+                }
                 self.burn(1, callee.span)?;
                 f
             }
