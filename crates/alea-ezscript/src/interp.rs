@@ -436,6 +436,21 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// A function body: like [`Interp::block`], with a body that is one `if` (recursion's
+    /// base case and step) run in the frame's own code, without a trip through `eval`.
+    #[inline(always)]
+    fn function_body(&mut self, block: &Block) -> R<Value> {
+        if let [stmt] = &block.stmts[..]
+            && let StmtKind::Expr(e) = &stmt.kind
+            && let NodeKind::If(cond, then, els) = &e.kind
+        {
+            self.enter_block(block);
+            self.burn(1, e.span)?;
+            return self.if_node(cond, then, els.as_deref());
+        }
+        self.block(block)
+    }
+
     /// A call node.
     #[inline(always)]
     fn call_node(&mut self, callee: &Node, args: &[Node], span: Span) -> R<Value> {
@@ -648,7 +663,7 @@ impl<'a> Interp<'a> {
         let saved_base = std::mem::replace(&mut self.base, new_base);
         let saved_closure = self.closure.replace(f.clone());
         self.depth += 1;
-        let result = self.block(&proto.body);
+        let result = self.function_body(&proto.body);
         self.depth -= 1;
         self.closure = saved_closure;
         self.base = saved_base;
