@@ -34,8 +34,8 @@ impl Interp<'_> {
                 }
             }
             _ => {
-                let x = self.eval_leaf(a)?;
-                let y = self.eval_leaf(b)?;
+                let x = self.operand(a)?;
+                let y = self.operand(b)?;
                 if let (Value::Number(x), Value::Number(y)) = (&x, &y) {
                     return Ok(num_op(op, *x, *y));
                 }
