@@ -166,6 +166,38 @@ fn ezscript_scripts_templates_and_limits() {
         &json!({"source": "{{ title }}!", "template": true, "tournament": t}),
     );
     assert_eq!(v["text"], "Summer League #7!");
+    // The clock preview: the content field as the running clock shows it, frame by frame,
+    // and the alerts as they fire.
+    let (_, v) = post(
+        s.addr(),
+        "/api/ezscript/clock",
+        &json!({"source": "{{ secondsLeftInLevel }} s left", "template": true, "tournament": t,
+                "seconds": 600}),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 61, "{v}");
+    assert_eq!(v["content"], frames[0]["text"]);
+    let left = |i: usize| -> f64 {
+        let text = frames[i]["text"].as_str().unwrap();
+        text.trim_end_matches(" s left")
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(
+        (frames[1]["tick"].as_u64(), frames[60]["tick"].as_u64()),
+        (Some(10), Some(600))
+    );
+    assert_eq!(left(0) - left(1), 10.0, "{v}");
+    assert!(
+        v["firings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["tick"] == 90),
+        "{v}"
+    );
     let (_, v) = post(
         s.addr(),
         "/api/ezscript/run",

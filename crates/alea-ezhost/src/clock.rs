@@ -69,6 +69,25 @@ pub struct SimulationReport {
     pub firings: Vec<Firing>,
     /// Script errors, each distinct one once, in order of first occurrence.
     pub errors: Vec<AlertError>,
+    /// The content field of [`Session::simulate_with_content`] as the running clock shows it
+    /// (empty for [`Session::simulate`]).
+    pub frames: Vec<Frame>,
+}
+
+/// A content field rendered at one tick of a simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// The tick (0: the file's state before the clock runs).
+    pub tick: u64,
+    /// The field's output (its fallback text when it fails).
+    pub text: String,
+}
+
+/// A content field to render during a simulation, every `every` ticks.
+struct ContentField<'a> {
+    source: &'a str,
+    template: bool,
+    every: u64,
 }
 
 struct CompiledAlert {
@@ -88,11 +107,53 @@ impl Session {
                 "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
             ));
         }
-        Ok(with_stack(|| self.simulate_here(seconds)))
+        Ok(with_stack(|| self.simulate_here(seconds, None)))
     }
 
-    fn simulate_here(&self, seconds: u64) -> SimulationReport {
+    /// [`Session::simulate`] that also renders a content field (script, or template with
+    /// `template`) the way the running clock shows it: at tick 0, every `every` ticks and at
+    /// the last tick, into [`SimulationReport::frames`].
+    pub fn simulate_with_content(
+        &self,
+        seconds: u64,
+        source: &str,
+        template: bool,
+        every: u64,
+    ) -> Result<SimulationReport, String> {
+        if seconds > MAX_SIMULATE_SECONDS {
+            return Err(format!(
+                "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
+            ));
+        }
+        let content = ContentField {
+            source,
+            template,
+            every: every.max(1),
+        };
+        Ok(with_stack(|| self.simulate_here(seconds, Some(&content))))
+    }
+
+    fn simulate_here(&self, seconds: u64, content: Option<&ContentField<'_>>) -> SimulationReport {
         let mut report = SimulationReport::default();
+        let content_kind = crate::Kind::Content;
+        let render = |state: &std::sync::Arc<alea_tournament::State>| {
+            content.map(|c| {
+                let fuel = self.fuel(content_kind);
+                crate::session::eval_field(
+                    state,
+                    None,
+                    &self.format,
+                    content_kind,
+                    c.source,
+                    c.template,
+                    fuel,
+                )
+                .text
+            })
+        };
+        if let Some(text) = render(&self.state) {
+            report.frames.push(Frame { tick: 0, text });
+        }
         let alerts: Vec<CompiledAlert> = self
             .state
             .data()
@@ -129,6 +190,13 @@ impl Session {
         };
         let sim = Simulation::new(self.tournament.clone(), hooks);
         for tick in sim.take(seconds as usize) {
+            let due = content.is_some_and(|c| tick.number % c.every == 0 || tick.number == seconds);
+            if due && let Some(text) = render(&tick.current) {
+                report.frames.push(Frame {
+                    tick: tick.number,
+                    text,
+                });
+            }
             if !tick.evaluates_alerts() {
                 continue;
             }

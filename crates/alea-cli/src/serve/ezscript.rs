@@ -145,9 +145,15 @@ fn run_in_tournament(input: &Value, source: &str, template: bool) -> Value {
            "errors": errors(&file, &diags)})
 }
 
+/// Most content frames of a clock preview after the first.
+const FRAMES: u64 = 60;
+
 /// `POST /api/ezscript/clock {"tournament", "locale"?, "seconds"?, "source"?, "template"?}`:
 /// the running clock for `seconds` one-second ticks (default 120): every alert of the file as
-/// it fires, with its rendered TTS text, and the content field rendered at the start.
+/// it fires, with its rendered TTS text, and the content field (`source`) as the running clock
+/// shows it: `frames` of `{"tick", "text"}`, rendered from the simulated state at tick 0 and
+/// about [`FRAMES`] times spread over the run (`content` is the first). The page plays them
+/// back with the firings.
 pub fn clock(input: &Value) -> Value {
     let seconds = match api::opt_u64(input, "seconds", 120, budget::EZSCRIPT_TICKS) {
         Ok(n) => n,
@@ -157,21 +163,29 @@ pub fn clock(input: &Value) -> Value {
         Ok(s) => s,
         Err(e) => return e,
     };
-    let content = match api::opt_text(input, "source") {
-        Ok(Some(src)) => {
-            let template = input
-                .get("template")
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
-            Some(session.eval(Kind::Content, Some(src), template).text)
-        }
-        Ok(None) => None,
+    let source = match api::opt_text(input, "source") {
+        Ok(s) => s,
         Err(e) => return e,
     };
-    let report = match alea_ezscript::with_stack(|| session.simulate(seconds)) {
+    let template = input
+        .get("template")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let every = seconds.div_ceil(FRAMES).max(1);
+    let report = match source {
+        Some(src) => session.simulate_with_content(seconds, src, template, every),
+        None => session.simulate(seconds),
+    };
+    let report = match report {
         Ok(r) => r,
         Err(e) => return json!({"ok": false, "error": e}),
     };
+    let frames: Vec<Value> = report
+        .frames
+        .iter()
+        .map(|f| json!({"tick": f.tick, "text": f.text}))
+        .collect();
+    let content = frames.first().map(|f| f["text"].clone());
     let firings: Vec<Value> = report.firings.iter().map(|f| f.to_json()).collect();
     let alert_errors: Vec<Value> = report
         .errors
@@ -182,6 +196,7 @@ pub fn clock(input: &Value) -> Value {
         })
         .collect();
     json!({"ok": true, "seconds": seconds, "locale": session.locale(),
-           "time_zone": session.time_zone(), "content": content, "firings": firings,
+           "time_zone": session.time_zone(), "content": content, "frames": frames,
+           "firings": firings,
            "alert_errors": alert_errors})
 }

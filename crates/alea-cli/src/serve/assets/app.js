@@ -322,14 +322,32 @@ async function ezRun() {
     (typeof data.value === "object" && data.value !== null ? `<h3>Value (JSON)</h3><div class="result">${esc(JSON.stringify(data.value, null, 1))}</div>` : "") : "";
   return data;
 }
+// The clock preview plays the simulated run back, ten simulated seconds per 100 ms: the
+// content field as the clock shows it (frames from the server) and the alerts as they fire.
+let ezClockTimer = null;
 async function ezClock() {
   const data = await api("ezscript/clock", { ...ezRequest(), seconds: 600 });
   const out = $("ez-clock-out");
+  if (ezClockTimer) { clearInterval(ezClockTimer); ezClockTimer = null; }
   if (!data.ok) { out.innerHTML = `<p class="note">${esc(data.error || "the clock preview failed")}</p>`; showErrors($("ez-errors"), null, data); return data; }
-  const head = data.content !== null && data.content !== undefined ? `<div class="result">${esc(data.content)}</div>` : "";
-  const rows = (data.firings || []).map((f) => `<div class="tick">${esc(f.time)} (+${f.tick}s)<span class="alert">${esc(f.alert)}</span> ${esc(f.tts || "")}</div>`).join("");
+  const frames = data.frames || [];
+  const firings = data.firings || [];
+  const row = (f) => `<div class="tick">${esc(f.time)} (+${f.tick}s)<span class="alert">${esc(f.alert)}</span> ${esc(f.tts || "")}</div>`;
   const bad = (data.alert_errors || []).map((e) => `<div class="err">${esc(e.alert)} (${esc(e.field)}, tick ${e.tick}): ${esc(e.message)}</div>`).join("");
-  out.innerHTML = head + `<p class="note">${data.seconds} s simulated in ${esc(data.time_zone)}, ${esc(data.locale)}: ${(data.firings || []).length} alerts fired</p>` + rows + bad;
+  out.innerHTML = `<p class="note">${data.seconds} s simulated in ${esc(data.time_zone)}, ${esc(data.locale)}: ${firings.length} alerts fired</p>` +
+    `<p class="note" id="ez-clock-at"></p>` + (frames.length ? `<div class="result ez-text" id="ez-clock-content"></div>` : "") +
+    `<div id="ez-clock-alerts"></div>` + bad;
+  let tick = 0;
+  const show = () => {
+    const frame = frames.filter((f) => f.tick <= tick).pop();
+    if (frame) $("ez-clock-content").textContent = frame.text;
+    $("ez-clock-at").textContent = `clock +${tick} s`;
+    $("ez-clock-alerts").innerHTML = firings.filter((f) => f.tick <= tick).map(row).join("");
+    if (tick >= data.seconds) { clearInterval(ezClockTimer); ezClockTimer = null; return; }
+    tick = Math.min(data.seconds, tick + 10);
+  };
+  show();
+  ezClockTimer = setInterval(show, 100);
   return data;
 }
 
