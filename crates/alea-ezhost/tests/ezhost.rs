@@ -79,6 +79,30 @@ fn simulate_800_golden() {
     assert!(s.simulate(alea_ezhost::MAX_SIMULATE_SECONDS + 1).is_err());
 }
 
+/// The content field as the running clock shows it: the level counts down, the next level's
+/// blinds appear after the level ends, and the alerts are those of `simulate`.
+#[test]
+fn simulate_with_content_renders_frames() {
+    let s = session("en-US");
+    let src = "Level {{ blindLevelNumber }}, {{ secondsLeftInLevel }} s left";
+    let report = s.simulate_with_content(800, src, true, 100).unwrap();
+    let frames: Vec<(u64, &str)> = report
+        .frames
+        .iter()
+        .map(|f| (f.tick, f.text.as_str()))
+        .collect();
+    assert_eq!(frames.len(), 9, "{frames:?}");
+    assert_eq!(
+        frames[0],
+        (0, s.eval(Kind::Content, Some(src), true).text.as_str())
+    );
+    assert_eq!(frames[0].1, "Level 7, 746 s left");
+    assert_eq!(frames[1], (100, "Level 7, 646 s left"));
+    assert_eq!(frames[8].0, 800);
+    assert_eq!(frames[8].1, "Level 8, 1146 s left");
+    assert_eq!(report.firings, s.simulate(800).unwrap().firings);
+}
+
 #[test]
 fn check_the_example_and_a_broken_file() {
     assert_eq!(session("en-US").check(), vec![]);
