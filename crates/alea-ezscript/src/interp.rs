@@ -358,7 +358,11 @@ impl<'a> Interp<'a> {
             match &node.kind {
                 NodeKind::Local(slot) => {
                     if let Slot::Val(v) = &self.stack[self.base + *slot as usize] {
-                        let v = v.clone();
+                        // A number without the out-of-line `clone`.
+                        let v = match v {
+                            Value::Number(x) => Value::Number(*x),
+                            v => v.clone(),
+                        };
                         self.burn(1, node.span)?;
                         return Ok(v);
                     }

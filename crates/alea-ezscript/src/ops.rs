@@ -13,6 +13,7 @@ use alea_core::Span;
 use std::rc::Rc;
 
 impl Interp<'_> {
+    #[inline(always)]
     pub(crate) fn binary(&mut self, op: BinOp, a: &Node, b: &Node, span: Span) -> R<Value> {
         match op {
             BinOp::And | BinOp::Or => {
