@@ -25,6 +25,8 @@ pub enum Closure {
     User {
         /// Its code.
         proto: Rc<Proto>,
+        /// Where `proto` is in its program's list of functions.
+        index: u32,
         /// Its captured variables (shared with the scopes that define them).
         captures: Vec<Cell>,
     },
@@ -277,7 +279,11 @@ impl<'a> Interp<'a> {
                 },
             })
             .collect();
-        Value::Function(Rc::new(Closure::User { proto, captures }))
+        Value::Function(Rc::new(Closure::User {
+            proto,
+            index,
+            captures,
+        }))
     }
 
     fn check_local_allowed(&self, name: impl Fn() -> Rc<str>, span: Span) -> R<()> {
@@ -469,6 +475,22 @@ impl<'a> Interp<'a> {
     /// A call node.
     #[inline(always)]
     fn call_node(&mut self, callee: &Node, args: &[Node], span: Span) -> R<Value> {
+        // A function calling itself with `local op number` (recursion): the callee's step
+        // and the argument's three charged at once (only when all four are there; otherwise
+        // the general path below runs out at the same node as always), and the frame entered
+        // without touching the closure (it stays the current one: no reference counting).
+        if let [arg] = args
+            && let (NodeKind::Upval(i), NodeKind::LocalNum(op, slot, y, _)) =
+                (&callee.kind, &arg.kind)
+            && self.forbid_locals.is_none()
+            && let Some(proto) = self.self_callee(*i)
+            && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+            && self.fuel >= 4
+        {
+            let v = num_op(*op, *x, *y);
+            self.fuel -= 4;
+            return self.self_call(proto, v, span);
+        }
         // A captured function (a named function calling itself or a sibling) without
         // going through a value; the callee node's step is still paid.
         let direct = match (&callee.kind, self.closure.as_deref(), self.forbid_locals) {
@@ -521,6 +543,64 @@ impl<'a> Interp<'a> {
             return self.enter_frame(&f, new_base, args.len(), span);
         }
         self.call_other(&f, args, span)
+    }
+
+    /// The code of the current closure when its captured variable `i` holds that same
+    /// closure (a named function calling itself), from the program's list of functions (so
+    /// it borrows nothing of `self`).
+    #[inline(always)]
+    fn self_callee(&self, i: u32) -> Option<&'a Proto> {
+        let protos = self.protos;
+        let Some(
+            current @ Closure::User {
+                captures,
+                proto,
+                index,
+            },
+        ) = self.closure.as_deref()
+        else {
+            return None;
+        };
+        match &*captures[i as usize].borrow() {
+            Some(Value::Function(f)) if std::ptr::eq(Rc::as_ptr(f), current) => {}
+            _ => return None,
+        }
+        let p = protos.get(*index as usize)?;
+        Rc::ptr_eq(p, proto).then_some(&**p)
+    }
+
+    /// Runs the current closure, whose code is `proto`, on one argument: [`Interp::enter_frame`]
+    /// without swapping the closure.
+    fn self_call(&mut self, proto: &Proto, v: Value, span: Span) -> R<Value> {
+        let new_base = self.stack.len();
+        self.stack.push(Slot::Val(v));
+        if proto.params.len() != 1 || proto.boxes_params || self.depth >= self.limits.depth {
+            return self.self_call_slow(new_base, span);
+        }
+        let height = new_base + proto.slots as usize;
+        if self.stack.len() < height {
+            self.stack.resize_with(height, || Slot::Unset);
+        }
+        let saved_base = std::mem::replace(&mut self.base, new_base);
+        self.depth += 1;
+        let result = self.function_body(&proto.body);
+        self.depth -= 1;
+        self.base = saved_base;
+        self.stack.truncate(new_base);
+        result
+    }
+
+    /// [`Interp::self_call`] with its errors (arity, recursion depth) or boxed parameter.
+    #[cold]
+    #[inline(never)]
+    fn self_call_slow(&mut self, new_base: usize, span: Span) -> R<Value> {
+        match self.closure.clone() {
+            Some(f) => self.enter_frame(&f, new_base, 1, span),
+            None => {
+                self.stack.truncate(new_base);
+                fail("internal: no current function", span)
+            }
+        }
     }
 
     /// A call of a built-in or host function value: arguments are collected into a list.
