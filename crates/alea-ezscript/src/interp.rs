@@ -586,7 +586,13 @@ impl<'a> Interp<'a> {
         let result = self.function_body(&proto.body);
         self.depth -= 1;
         self.base = saved_base;
-        self.stack.truncate(new_base);
+        // Popped rather than truncated: a number needs no (out-of-line) drop.
+        while self.stack.len() > new_base {
+            match self.stack.pop() {
+                Some(Slot::Val(Value::Number(_)) | Slot::Unset) | None => {}
+                Some(other) => drop(other),
+            }
+        }
         result
     }
 

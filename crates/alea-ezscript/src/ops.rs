@@ -36,10 +36,16 @@ impl Interp<'_> {
             }
             _ => {
                 let x = self.operand(a)?;
-                let y = self.operand(b)?;
-                if let (Value::Number(x), Value::Number(y)) = (&x, &y) {
-                    return Ok(num_op(op, *x, *y));
+                // A number first: then nothing is left to drop on any path (with both
+                // operands held as values each paid an out-of-line drop).
+                if let Value::Number(x) = x {
+                    let y = self.operand(b)?;
+                    if let Value::Number(y) = y {
+                        return Ok(num_op(op, x, y));
+                    }
+                    return self.apply_other(op, Value::Number(x), y, span);
                 }
+                let y = self.operand(b)?;
                 self.apply_other(op, x, y, span)
             }
         }
