@@ -391,8 +391,7 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     pub(crate) fn operand(&mut self, node: &Node) -> R<Value> {
         if let NodeKind::Call(callee, args) = &node.kind {
-            self.burn(1, node.span)?;
-            return self.call_node(callee, args, node.span);
+            return self.call_node(callee, args, node.span, 1);
         }
         self.eval_leaf(node)
     }
@@ -432,7 +431,7 @@ impl<'a> Interp<'a> {
             }
             NodeKind::If(cond, then, els) => self.if_node(cond, then, els.as_deref()),
             NodeKind::Block(b) => self.block(b),
-            NodeKind::Call(callee, args) => self.call_node(callee, args, span),
+            NodeKind::Call(callee, args) => self.call_node(callee, args, span, 0),
             _ => self.eval_rest(node),
         }
     }
@@ -440,7 +439,14 @@ impl<'a> Interp<'a> {
     /// An `if` node whose step is paid.
     #[inline(always)]
     fn if_node(&mut self, cond: &Node, then: &Block, els: Option<&Node>) -> R<Value> {
-        if self.condition(cond)? {
+        let b = self.condition(cond)?;
+        self.branch(b, then, els)
+    }
+
+    /// The branch an `if` takes.
+    #[inline(always)]
+    fn branch(&mut self, b: bool, then: &Block, els: Option<&Node>) -> R<Value> {
+        if b {
             self.block(then)
         } else {
             match els {
@@ -466,6 +472,17 @@ impl<'a> Interp<'a> {
             && let NodeKind::If(cond, then, els) = &e.kind
         {
             self.enter_block(block);
+            // `if local < number`: the `if`'s step and the condition's three at once, when
+            // all four are there (otherwise step by step, running out at the same node).
+            if let NodeKind::LocalNum(op, slot, y, _) = &cond.kind
+                && self.forbid_locals.is_none()
+                && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+                && let Some(b) = compare(*op, *x, *y)
+                && self.fuel >= 4
+            {
+                self.fuel -= 4;
+                return self.branch(b, then, els.as_deref());
+            }
             self.burn(1, e.span)?;
             return self.if_node(cond, then, els.as_deref());
         }
@@ -474,7 +491,8 @@ impl<'a> Interp<'a> {
 
     /// A call node.
     #[inline(always)]
-    fn call_node(&mut self, callee: &Node, args: &[Node], span: Span) -> R<Value> {
+    /// `unpaid`: the call node's own step, when it is not paid yet (0 or 1).
+    fn call_node(&mut self, callee: &Node, args: &[Node], span: Span, unpaid: u64) -> R<Value> {
         // A function calling itself with `local op number` (recursion): the callee's step
         // and the argument's three charged at once (only when all four are there; otherwise
         // the general path below runs out at the same node as always), and the frame entered
@@ -485,11 +503,14 @@ impl<'a> Interp<'a> {
             && self.forbid_locals.is_none()
             && let Some(proto) = self.self_callee(*i)
             && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
-            && self.fuel >= 4
+            && self.fuel >= 4 + unpaid
         {
             let v = num_op(*op, *x, *y);
-            self.fuel -= 4;
+            self.fuel -= 4 + unpaid;
             return self.self_call(proto, v, span);
+        }
+        if unpaid > 0 {
+            self.burn(unpaid, span)?;
         }
         // A captured function (a named function calling itself or a sibling) without
         // going through a value; the callee node's step is still paid.
@@ -867,6 +888,20 @@ pub fn rem(x: f64, y: f64) -> f64 {
         }
     }
     x.rem_euclid(y)
+}
+
+/// A comparison of two numbers; `None` for the other operators.
+#[inline(always)]
+fn compare(op: BinOp, x: f64, y: f64) -> Option<bool> {
+    Some(match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        _ => return None,
+    })
 }
 
 /// A binary operator on two numbers (`And`/`Or` never reach here: they need booleans).
