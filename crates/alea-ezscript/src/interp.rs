@@ -481,6 +481,25 @@ impl<'a> Interp<'a> {
                 && self.fuel >= 4
             {
                 self.fuel -= 4;
+                // `else { a op b }` (the recursive step): the operator run here, its block's
+                // and node's steps at once, without a trip through `eval`.
+                if !b
+                    && let Some(Node {
+                        kind: NodeKind::Block(eb),
+                        ..
+                    }) = els.as_deref()
+                    && eb.decls.is_empty()
+                    && eb.hoisted.is_empty()
+                    && let [s] = &eb.stmts[..]
+                    && let StmtKind::Expr(Node {
+                        kind: NodeKind::Binary(op, l, r),
+                        span,
+                    }) = &s.kind
+                    && self.fuel >= 2
+                {
+                    self.fuel -= 2;
+                    return self.binary(*op, l, r, *span);
+                }
                 return self.branch(b, then, els.as_deref());
             }
             self.burn(1, e.span)?;
