@@ -181,11 +181,12 @@ impl<'a> Interp<'a> {
         let result = self.function_body(&proto.body);
         self.depth -= 1;
         self.base = saved_base;
-        // Popped rather than truncated: a number needs no (out-of-line) drop.
+        // Popped rather than truncated, and a number forgotten rather than dropped: it owns
+        // nothing, and the drop glue would be an out-of-line call per slot.
         while self.stack.len() > new_base {
             match self.stack.pop() {
-                Some(Slot::Val(Value::Number(_)) | Slot::Unset) | None => {}
-                Some(other) => drop(other),
+                Some(s @ (Slot::Val(Value::Number(_)) | Slot::Unset)) => std::mem::forget(s),
+                other => drop(other),
             }
         }
         result
