@@ -213,7 +213,7 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn enter_block(&mut self, block: &Block) {
         // Most blocks (loop bodies, `then` branches) declare nothing.
-        if !block.decls.is_empty() || !block.hoisted.is_empty() {
+        if block.declares {
             self.declare_block(block);
         }
     }

@@ -147,6 +147,9 @@ pub struct Decl {
 
 #[derive(Debug)]
 pub struct Block {
+    /// `decls` or `hoisted` is not empty (one test on entering the block, which most blocks
+    /// skip).
+    pub declares: bool,
     /// Slots first assigned in this block: reset on entry.
     pub decls: Vec<Decl>,
     /// Named functions declared in this block: (slot, proto), created on entry.

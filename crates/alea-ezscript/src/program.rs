@@ -108,6 +108,7 @@ fn finish(resolver: Resolver) -> Vec<Rc<Proto>> {
                     captures: vec![],
                     capture_names: vec![],
                     body: Block {
+                        declares: false,
                         decls: vec![],
                         hoisted: vec![],
                         stmts: vec![],

@@ -85,7 +85,7 @@ impl Resolver {
         let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
         self.flush_pending();
         let f = &self.fns[0];
-        let decls = f.scopes[0].decls[first_decl..]
+        let decls: Vec<Decl> = f.scopes[0].decls[first_decl..]
             .iter()
             .map(|&slot| Decl {
                 slot,
@@ -93,6 +93,7 @@ impl Resolver {
             })
             .collect();
         Block {
+            declares: !decls.is_empty() || !first_hoist.is_empty(),
             decls,
             hoisted: first_hoist,
             stmts,
@@ -273,6 +274,7 @@ impl Resolver {
         let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
         let decls = self.pop_scope();
         Block {
+            declares: !decls.is_empty() || !hoisted.is_empty(),
             decls,
             hoisted,
             stmts,

@@ -38,8 +38,7 @@ impl<'a> Interp<'a> {
                         kind: NodeKind::Block(eb),
                         ..
                     }) = els.as_deref()
-                    && eb.decls.is_empty()
-                    && eb.hoisted.is_empty()
+                    && !eb.declares
                     && let [s] = &eb.stmts[..]
                     && let StmtKind::Expr(Node {
                         kind: NodeKind::Binary(op, l, r),
