@@ -7,6 +7,7 @@
 //! and `n#die` stays a lazy pool evaluated outcome by outcome.
 
 use super::marks::{BindingOrder, node_key};
+use super::matches;
 use super::ops;
 use super::pool::{Keep, LazyPool};
 use crate::ast::{self, Expr, ExprKind, Selector};
@@ -322,13 +323,26 @@ impl Calc {
                     Ok(with_cut(&branches[&taken], cut))
                 })?
             }
-            Let { value, body, .. } => {
+            Let { var, value, body } => {
                 let value_ordered = self
                     .binding_order
                     .get(&node_key(e))
                     .copied()
                     .unwrap_or(true);
-                let v = self.dist(value, value_ordered)?;
+                let v = match matches::recognise(body, var.slot) {
+                    Some(m) if !value_ordered => match self.eval(value, false)? {
+                        // "Most matches" over a plain pool: outcome by outcome, no multisets.
+                        Repr::Pool(p) if p.is_plain() => {
+                            let d = m
+                                .evaluate(&p, &mut self.budget)
+                                .map_err(limit(e.span, name))?;
+                            return Ok(Repr::Dist(d.map(|v| Val::single(*v))));
+                        }
+                        Repr::Pool(p) => self.materialize(&p, value)?,
+                        Repr::Dist(d) => d,
+                    },
+                    _ => self.dist(value, value_ordered)?,
+                };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
                     let cut = val.cut;

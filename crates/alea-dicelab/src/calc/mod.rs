@@ -31,6 +31,7 @@
 mod concrete;
 mod eval;
 mod marks;
+mod matches;
 mod ops;
 mod pool;
 mod while_loop;

@@ -73,7 +73,7 @@ impl LazyPool {
 
     /// Runs an automaton over every component whose reducer state `R` starts at `init` and
     /// absorbs `take` kept members of value `v` through `add`; mixes the components.
-    fn run<R: Ord + Clone + std::hash::Hash>(
+    pub(crate) fn run<R: Ord + Clone + std::hash::Hash>(
         &self,
         init: R,
         add: impl Fn(&R, i32, u32) -> R,
