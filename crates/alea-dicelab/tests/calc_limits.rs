@@ -161,3 +161,44 @@ fn big_lists_in_loops_run_out_of_steps() {
         "1:32: calc limit in 'evaluation': evaluation exceeded the step limit of 100000000"
     );
 }
+
+/// Big pools: the binomial table of a pool evaluation holds (n+1)(n+2)/2 coefficients of up to
+/// n bits (3000 dice: about 1 GB), so its size is charged in words before it is built; a pool
+/// whose dice all show one face needs no table at all (found by the fuzzer:
+/// `d0991..2,9920#00%d180` took 16 GB).
+#[test]
+fn big_pools_charge_their_binomial_table() {
+    assert_eq!(
+        err("high 1 3000#d6"),
+        "1:1: calc limit in 'high': pool evaluation has more than 10000000 outcomes or states"
+    );
+    assert_eq!(
+        err("d0991..2,9920#00%d180"),
+        "1:1: result is not a single value (list of 9920 values)"
+    );
+    assert_eq!(
+        err("d9..2,9920#(0%d2)"),
+        "1:1: result is not a single value (list of 9920 values)"
+    );
+    // A feasible neighbour: the highest of 1000 d2 is 2 unless every die shows 1.
+    let p1 = "1/".to_string() + &num_pow2(1000);
+    let out = exact("high 1 1000#d2");
+    assert!(out.starts_with(&format!("  1\t{p1}\t\n")), "{out}");
+}
+
+/// 2^n in decimal, for the exact fraction above.
+fn num_pow2(n: u32) -> String {
+    let mut digits = vec![1u32];
+    for _ in 0..n {
+        let mut carry = 0;
+        for d in &mut digits {
+            let v = *d * 2 + carry;
+            *d = v % 10;
+            carry = v / 10;
+        }
+        if carry > 0 {
+            digits.push(carry);
+        }
+    }
+    digits.iter().rev().map(|d| d.to_string()).collect()
+}

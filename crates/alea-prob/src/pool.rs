@@ -116,7 +116,7 @@ impl<T: Ord + Clone + Hash> Pool<T> {
         }
         let max_n = self.groups.iter().map(|(_, n)| *n).max().unwrap_or(0) as usize;
         budget.burn((max_n as u64).saturating_mul(max_n as u64) / 2, WHAT)?;
-        budget.check_size(max_n.saturating_mul(max_n) / 2, WHAT)?;
+        budget.check_size(Binomials::words(max_n), WHAT)?;
         let binom = Binomials::new(max_n);
         // Per group: weight at each visited outcome, and the weight of the outcomes after it.
         let mut weights: Vec<Vec<Weight>> = Vec::with_capacity(ngroups);
@@ -430,7 +430,11 @@ fn multisets_of<T: Ord + Clone>(
         }
     }
     budget.burn((count as u64).saturating_mul(u64::from(n).max(1)), WHAT)?;
-    let binom = Binomials::new(n as usize);
+    // Binomials are needed only to split dice between two or more faces; one face is one
+    // multiset (`9920#0`), and a table for thousands of dice would be gigabytes.
+    let table_n = if m > 1 { n as usize } else { 0 };
+    budget.check_size(Binomials::words(table_n), WHAT)?;
+    let binom = Binomials::new(table_n);
     let pows: Vec<Vec<Weight>> = faces
         .iter()
         .map(|(_, w)| crate::int::powers(w, n))

@@ -250,6 +250,15 @@ pub(crate) struct Binomials {
 }
 
 impl Binomials {
+    /// The size of a table up to `max_n` in 64-bit words: its (n+1)(n+2)/2 entries plus their
+    /// bits (C(n, k) has up to n bits), about n³/384. Charged against the size budget before
+    /// building: the memory grows with the cube of the pool size (3000 dice: about 1 GB).
+    pub(crate) fn words(max_n: usize) -> usize {
+        let n = max_n as u128;
+        let words = (n + 1) * (n + 2) / 2 + n * n * n / 384;
+        usize::try_from(words).unwrap_or(usize::MAX)
+    }
+
     pub(crate) fn new(max_n: usize) -> Binomials {
         let mut rows: Vec<Vec<Weight>> = Vec::with_capacity(max_n + 1);
         rows.push(vec![Weight::ONE]);
