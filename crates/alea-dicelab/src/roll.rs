@@ -106,9 +106,10 @@ struct Cx<'r, 'g> {
     rng: &'g mut Rng,
 }
 
-/// Keeps the members of `out[start..]` that pass `keep`, in order.
+/// Keeps the members of `out[start..]` that pass `keep`, in order (also used by the compiled
+/// sampler, whose filters must keep exactly what the roller keeps).
 #[inline]
-fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
+pub(crate) fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
     let mut w = start;
     for r in start..out.len() {
         let m = out[r];

@@ -19,7 +19,7 @@
 
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Reorder, Selector, Statement};
 use crate::ops;
-use crate::roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS};
+use crate::roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, compact};
 use alea_core::Rng;
 
 /// The compiled path gave up on a roll (see the module docs).
@@ -595,20 +595,6 @@ fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> 
         Selector::Le => fold_by(op, items, |m| (m <= x) != drop),
         _ => fold_by(op, items, |m| (m >= x) != drop),
     }
-}
-
-/// Keeps the members of `out[start..]` that pass `keep`, in order.
-#[inline]
-fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
-    let mut w = start;
-    for r in start..out.len() {
-        let m = out[r];
-        if keep(m) {
-            out[w] = m;
-            w += 1;
-        }
-    }
-    out.truncate(w);
 }
 
 /// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so
