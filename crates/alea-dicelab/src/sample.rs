@@ -628,6 +628,27 @@ fn concat(a: i32, b: i32) -> i32 {
     }
 }
 
+/// `high k`/`low k`/… of a list into `buf`: the count first (a negative count is left to the
+/// roller, which reports it), then the members, then the selection.
+fn selected(
+    cx: &mut Cx,
+    (sel, drop): (Selector, bool),
+    k: &mut S,
+    list: &mut L,
+    buf: &mut Vec<i32>,
+    scratch: &mut Vec<i32>,
+    ordered: bool,
+) -> R<()> {
+    let k = k.eval(cx)?;
+    if k < 0 {
+        return Err(Bail);
+    }
+    buf.clear();
+    list.eval(cx, buf)?;
+    select(sel, drop, k as usize, buf, scratch, ordered);
+    Ok(())
+}
+
 /// [`ops::select_count`], with direct paths for the commonest `low`/`high` filters (keep one
 /// member, or all but one) that give the same members without sorting a copy. Without
 /// `ordered`, the members may come out in another order (for a fold).
@@ -752,13 +773,7 @@ impl S {
                 buf,
                 scratch,
             } => {
-                let k = k.eval(cx)?;
-                if k < 0 {
-                    return Err(Bail);
-                }
-                buf.clear();
-                list.eval(cx, buf)?;
-                select(*sel, *drop, k as usize, buf, scratch, false);
+                selected(cx, (*sel, *drop), k, list, buf, scratch, false)?;
                 Ok(fold(*op, buf))
             }
             S::Extreme { largest, list, buf } => {
@@ -902,13 +917,7 @@ impl L {
                 buf,
                 scratch,
             } => {
-                let k = k.eval(cx)?;
-                if k < 0 {
-                    return Err(Bail);
-                }
-                buf.clear();
-                list.eval(cx, buf)?;
-                select(*sel, *drop, k as usize, buf, scratch, true);
+                selected(cx, (*sel, *drop), k, list, buf, scratch, true)?;
                 out.extend_from_slice(buf);
                 check_len(out.len())
             }
