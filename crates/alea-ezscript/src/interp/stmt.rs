@@ -35,6 +35,21 @@ impl Interp<'_> {
         Ok(())
     }
 
+    /// One pass of a `while` or C-style `for`: the pass's step, the condition, the body.
+    /// False when the loop ends (condition false or `break`); `continue` goes on.
+    #[inline(always)]
+    fn pass(&mut self, cond: &Node, body: &Block, span: Span) -> R<bool> {
+        self.burn(1, span)?;
+        if !self.condition(cond)? {
+            return Ok(false);
+        }
+        match self.body(body) {
+            Ok(()) | Err(Flow::Continue) => Ok(true),
+            Err(Flow::Break) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// A loop update (`i += 1`) or body statement, with the numeric fast path tried first.
     #[inline(always)]
     fn update(&mut self, stmt: &Stmt) -> R<()> {
@@ -131,17 +146,7 @@ impl Interp<'_> {
                 }
                 self.assign(var, name, *name_span, path, *op, rhs, stmt.span)?
             }
-            StmtKind::While(cond, body) => loop {
-                self.burn(1, stmt.span)?;
-                if !self.condition(cond)? {
-                    break;
-                }
-                match self.body(body) {
-                    Ok(_) | Err(Flow::Continue) => {}
-                    Err(Flow::Break) => break,
-                    Err(e) => return Err(e),
-                }
-            },
+            StmtKind::While(cond, body) => while self.pass(cond, body, stmt.span)? {},
             StmtKind::ForIn {
                 decls,
                 index,
@@ -195,16 +200,7 @@ impl Interp<'_> {
                 if let Some(init) = init {
                     self.exec(init)?;
                 }
-                loop {
-                    self.burn(1, stmt.span)?;
-                    if !self.condition(cond)? {
-                        break;
-                    }
-                    match self.body(body) {
-                        Ok(_) | Err(Flow::Continue) => {}
-                        Err(Flow::Break) => break,
-                        Err(e) => return Err(e),
-                    }
+                while self.pass(cond, body, stmt.span)? {
                     if let Some(update) = update {
                         self.update(update)?;
                     }
