@@ -10,6 +10,7 @@
 // Matrix and state-vector code reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]
 
+use crate::prefix::Scripted;
 use crate::presets::Builtin;
 use crate::randomizer::Dealer;
 use crate::rational::Ratio;
@@ -42,8 +43,14 @@ pub(crate) struct Chain {
 /// Why a chain could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ChainError {
-    TooManyStates(usize),
+    /// The chain has (or may have, by the up-front bound) more states than the limit.
+    TooManyStates { needed: Option<u128>, limit: usize },
+    /// A class to solve exactly is larger than the solve limit.
+    ClassTooLarge { size: usize, limit: usize },
+    /// n^R for the roll count R would have too many digits.
     NumbersTooLarge,
+    /// A system that should be regular was singular (a defect, never expected).
+    Singular,
 }
 
 /// The rule of one piece's lumped chain.
@@ -61,13 +68,21 @@ pub(crate) enum Model<'a> {
         x: u16,
         k: u64,
     },
+    /// A history rule, lumped to one mark per history slot (see [`history_key`]). `x = None`
+    /// is the uncoloured chain, which every piece shares.
     History {
         spec: &'a Spec,
-        x: u16,
+        x: Option<u16>,
         len: usize,
         rolls: Option<u32>,
-        /// X-cards and other cards, in list order.
-        split: (Vec<u16>, Vec<u16>),
+        /// X-cards in the list.
+        m: u64,
+    },
+    /// Card-level states of the dealer itself, without any lumping: the reference the
+    /// reduced chains are tested against.
+    Concrete {
+        spec: &'a Spec,
+        x: u16,
     },
     Nes,
     Pairs,
@@ -78,6 +93,32 @@ struct Outcome {
     is_x: bool,
     from_history: bool,
     next: Key,
+}
+
+/// History slot marks: the slot is not its card's newest occurrence, or it is the newest
+/// occurrence of an X-card, or of another card.
+const OLDER: u32 = 0;
+const NEWEST_X: u32 = 1;
+const NEWEST_OTHER: u32 = 2;
+
+/// The lumped key of a concrete history (oldest first). A history rule reads the history only
+/// through its set of distinct cards, and a slot leaves that set on eviction exactly when it
+/// holds its card's only, hence newest, occurrence; so "is this slot its card's newest
+/// occurrence, and is that card an X?" per slot is all the future depends on, by symmetry
+/// among cards.
+pub(crate) fn history_key(spec: &Spec, x: Option<u16>, history: &VecDeque<u16>) -> Key {
+    let mut seen = vec![false; spec.cards.len()];
+    let mut key = vec![OLDER; history.len()];
+    for (i, &c) in history.iter().enumerate().rev() {
+        if !std::mem::replace(&mut seen[c as usize], true) {
+            key[i] = if Some(spec.cards[c as usize]) == x {
+                NEWEST_X
+            } else {
+                NEWEST_OTHER
+            };
+        }
+    }
+    key
 }
 
 impl<'a> Model<'a> {
@@ -94,11 +135,25 @@ impl<'a> Model<'a> {
             },
             Core::History { len, rolls, .. } => Model::History {
                 spec,
-                x,
+                x: Some(x),
                 len: *len as usize,
                 rolls: *rolls,
-                split: Self::split(spec, x),
+                m,
             },
+        }
+    }
+
+    /// The history chain without colours, shared by all pieces.
+    pub(crate) fn uncoloured(spec: &'a Spec) -> Option<Model<'a>> {
+        match &spec.core {
+            Core::History { len, rolls, .. } => Some(Model::History {
+                spec,
+                x: None,
+                len: *len as usize,
+                rolls: *rolls,
+                m: 0,
+            }),
+            _ => None,
         }
     }
 
@@ -110,43 +165,6 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// X-cards and other cards, in list order.
-    fn split(spec: &Spec, x: u16) -> (Vec<u16>, Vec<u16>) {
-        let (mut xs, mut os) = (Vec::new(), Vec::new());
-        for (c, &name) in spec.cards.iter().enumerate() {
-            if name == x {
-                xs.push(c as u16);
-            } else {
-                os.push(c as u16);
-            }
-        }
-        (xs, os)
-    }
-
-    /// Canonical key of a concrete history: X-cards become 2r and other cards 2r+1, ranks in
-    /// order of first appearance from the oldest.
-    fn history_key(spec: &Spec, x: u16, history: &VecDeque<u16>) -> Key {
-        let mut seen: Vec<(u16, u32)> = Vec::new();
-        let (mut nx, mut no) = (0u32, 0u32);
-        history
-            .iter()
-            .map(|&c| {
-                if let Some(&(_, t)) = seen.iter().find(|p| p.0 == c) {
-                    return t;
-                }
-                let t = if spec.cards[c as usize] == x {
-                    nx += 1;
-                    2 * (nx - 1)
-                } else {
-                    no += 1;
-                    2 * (no - 1) + 1
-                };
-                seen.push((c, t));
-                t
-            })
-            .collect()
-    }
-
     fn bag_key(spec: &Spec, x: u16, remaining: &[u16]) -> Key {
         let xr = remaining
             .iter()
@@ -155,31 +173,42 @@ impl<'a> Model<'a> {
         vec![xr, remaining.len() as u32 - xr]
     }
 
+    /// The key of a concrete dealer state in this model.
+    fn key_of(&self, d: &Dealer) -> Key {
+        match (self, d) {
+            (Model::Concrete { .. }, d) => concrete_key(d),
+            (_, Dealer::List) => vec![],
+            (_, Dealer::Sequence { position }) => vec![*position],
+            (Model::Bag { spec, x, .. }, Dealer::Bag { remaining, .. }) => {
+                Model::bag_key(spec, *x, remaining)
+            }
+            (Model::History { spec, x, .. }, Dealer::History { history, .. }) => {
+                history_key(spec, *x, history)
+            }
+            _ => vec![],
+        }
+    }
+
     /// The start distribution, after the first deal of `first F` when there is one.
     fn start(&self) -> Vec<(Ratio, Key)> {
-        let (spec, x) = match self {
+        let spec = match self {
             Model::List { .. } => return vec![(Ratio::one(), vec![])],
             Model::Nes => return vec![(Ratio::one(), vec![0])],
             Model::Pairs => return vec![(Ratio::one(), vec![0, 0])],
-            Model::Sequence { spec, x }
-            | Model::Bag { spec, x, .. }
-            | Model::History { spec, x, .. } => (*spec, *x),
-        };
-        let key_of = |d: &Dealer| match d {
-            Dealer::List => vec![],
-            Dealer::Sequence { position } => vec![*position],
-            Dealer::Bag { remaining, .. } => Model::bag_key(spec, x, remaining),
-            Dealer::History { history, .. } => Model::history_key(spec, x, history),
+            Model::Sequence { spec, .. }
+            | Model::Bag { spec, .. }
+            | Model::History { spec, .. }
+            | Model::Concrete { spec, .. } => *spec,
         };
         let initial = Dealer::initial(spec);
         match &spec.first {
-            None => vec![(Ratio::one(), key_of(&initial))],
+            None => vec![(Ratio::one(), self.key_of(&initial))],
             Some(f) => {
                 let mut out: Vec<(Ratio, Key)> = Vec::new();
                 for &name in f {
                     let mut d = initial.clone();
                     d.deal_first(spec, name);
-                    let key = key_of(&d);
+                    let key = self.key_of(&d);
                     let p = Ratio::from_u64(1, f.len() as u64);
                     match out.iter_mut().find(|o| o.1 == key) {
                         Some(o) => o.0 = &o.0 + &p,
@@ -230,11 +259,12 @@ impl<'a> Model<'a> {
             }
             Model::History {
                 spec,
-                x,
                 len,
                 rolls,
-                split,
-            } => Self::history_step(spec, *x, *len, *rolls, split, key)?,
+                m,
+                ..
+            } => Self::history_step(spec.cards.len() as u64, *m, *len, *rolls, key)?,
+            Model::Concrete { spec, x } => concrete_step(spec, *x, key),
             Model::Nes => match key[0] {
                 0 => vec![o(1, 7, true, vec![1]), o(6, 7, false, vec![2])],
                 1 => vec![o(1, 28, true, vec![1]), o(27, 28, false, vec![2])],
@@ -262,70 +292,50 @@ impl<'a> Model<'a> {
         })
     }
 
+    /// One deal of a history rule on lumped keys: `n` cards, `m` of them X-cards.
     fn history_step(
-        spec: &Spec,
-        x: u16,
+        n: u64,
+        m: u64,
         len: usize,
         rolls: Option<u32>,
-        (xs, os): &(Vec<u16>, Vec<u16>),
         key: &Key,
     ) -> Result<Vec<Outcome>, ChainError> {
-        let n = spec.cards.len() as u64;
-        let card_of = |t: u32| {
-            if t.is_multiple_of(2) {
-                xs[(t / 2) as usize]
-            } else {
-                os[(t / 2) as usize]
-            }
-        };
-        let history: VecDeque<u16> = key.iter().map(|&t| card_of(t)).collect();
-        let mut distinct: Vec<u32> = Vec::new();
-        for &t in key {
-            if !distinct.contains(&t) {
-                distinct.push(t);
-            }
-        }
-        let kx = distinct.iter().filter(|&&t| t.is_multiple_of(2)).count() as u64;
-        let ko = distinct.len() as u64 - kx;
+        let kx = key.iter().filter(|&&t| t == NEWEST_X).count() as u64;
+        let ko = key.iter().filter(|&&t| t == NEWEST_OTHER).count() as u64;
         let k = kx + ko;
-        let (fresh_x, fresh_o) = ((xs.len() as u64) - kx, (os.len() as u64) - ko);
-        let next = |card: u16| {
-            let mut h = history.clone();
-            h.push_back(card);
-            if h.len() > len {
-                h.pop_front();
+        let (fresh_x, fresh_o) = (m - kx, (n - m) - ko);
+        // Deal a card marked `mark`; `was` is the slot of its newest occurrence if it is in
+        // the history.
+        let next = |mark: u32, was: Option<usize>| {
+            let mut h = key.clone();
+            if let Some(i) = was {
+                h[i] = OLDER;
             }
-            Self::history_key(spec, x, &h)
+            h.push(mark);
+            if h.len() > len {
+                h.remove(0);
+            }
+            h
         };
         let mut out = Vec::new();
-        let mut push = |prob: Ratio, is_x: bool, from_history: bool, card: u16| {
+        let mut push = |prob: Ratio, mark: u32, from_history: bool, was: Option<usize>| {
             if !prob.is_zero() {
                 out.push(Outcome {
                     prob,
-                    is_x,
+                    is_x: mark == NEWEST_X,
                     from_history,
-                    next: next(card),
+                    next: next(mark, was),
                 });
             }
         };
         match rolls {
             None => {
                 let free = n - k;
-                if fresh_x > 0 {
-                    push(Ratio::from_u64(fresh_x, free), true, false, xs[kx as usize]);
-                }
-                if fresh_o > 0 {
-                    push(
-                        Ratio::from_u64(fresh_o, free),
-                        false,
-                        false,
-                        os[ko as usize],
-                    );
-                }
+                push(Ratio::from_u64(fresh_x, free), NEWEST_X, false, None);
+                push(Ratio::from_u64(fresh_o, free), NEWEST_OTHER, false, None);
             }
             Some(r) => {
-                // Exact powers n^R can be huge; refuse before they exhaust time or memory.
-                if u64::from(r) * u64::from(64 - n.leading_zeros()) > 20_000 {
+                if u64::from(r) * u64::from(64 - n.leading_zeros()) > MAX_ROLL_BITS {
                     return Err(ChainError::NumbersTooLarge);
                 }
                 let nr = BigUint::from(n).pow(r);
@@ -333,31 +343,185 @@ impl<'a> Model<'a> {
                 if k < n {
                     // Each fresh card: (n^R - k^R) / ((n - k) n^R).
                     let den = &nr * BigUint::from(n - k);
-                    let each = Ratio::new(&nr - &kr, den);
-                    for (count, is_x, card) in [
-                        (fresh_x, true, xs.get(kx as usize)),
-                        (fresh_o, false, os.get(ko as usize)),
-                    ] {
-                        if let (true, Some(&c)) = (count > 0, card) {
-                            push(&each * &Ratio::from_u64(count, 1), is_x, false, c);
-                        }
-                    }
+                    let num = &nr - &kr;
+                    push(
+                        Ratio::new(&num * BigUint::from(fresh_x), den.clone()),
+                        NEWEST_X,
+                        false,
+                        None,
+                    );
+                    push(
+                        Ratio::new(num * BigUint::from(fresh_o), den),
+                        NEWEST_OTHER,
+                        false,
+                        None,
+                    );
                 }
                 if k > 0 {
                     // Each history card: all R rolls hit and the last one is that card.
                     let each = Ratio::new(BigUint::from(k).pow(r - 1), nr.clone());
-                    for &t in &distinct {
-                        push(each.clone(), t.is_multiple_of(2), true, card_of(t));
+                    for (i, &t) in key.iter().enumerate() {
+                        if t != OLDER {
+                            push(each.clone(), t, true, Some(i));
+                        }
                     }
                 }
             }
         }
         Ok(out)
     }
+
+    /// An upper bound on the lumped states this model can reach, known before building it.
+    pub(crate) fn state_bound(&self) -> u128 {
+        match self {
+            Model::List { .. } => 1,
+            Model::Sequence { spec, .. } => spec.cards.len() as u128,
+            Model::Bag { spec, x, .. } => {
+                let n = spec.cards.len() as u128;
+                let m = spec.cards.iter().filter(|&&c| c == *x).count() as u128;
+                (m + 1) * (n - m + 1)
+            }
+            Model::History {
+                spec,
+                len,
+                rolls,
+                m,
+                ..
+            } => history_bound(spec.cards.len() as u64, *m, *len, rolls.is_some()),
+            Model::Concrete { .. } => u128::MAX,
+            Model::Nes => 3,
+            Model::Pairs => 64,
+        }
+    }
+}
+
+/// Largest `R · log2(n)` for exact roll probabilities (n^R has that many bits).
+const MAX_ROLL_BITS: u64 = 20_000;
+
+/// Keys of a full history of length `len` whose newest slot is marked: with `j` marked
+/// slots, C(len−1, j−1) placements and the choices of which marks are X (at most `m` X-cards,
+/// `n − m` others). Without rolls every slot is marked once the history is full. Keys of the
+/// filling phase (shorter histories) are counted too.
+fn history_bound(n: u64, m: u64, len: usize, rolls: bool) -> u128 {
+    let mut total: u128 = 0;
+    for l in 0..=len.min(4096) {
+        total = total.saturating_add(full_history_bound(n, m, l, rolls));
+        if total == u128::MAX {
+            break;
+        }
+    }
+    if len > 4096 {
+        return u128::MAX;
+    }
+    total
+}
+
+fn full_history_bound(n: u64, m: u64, len: usize, rolls: bool) -> u128 {
+    if len == 0 {
+        return 1;
+    }
+    let len = len as u64;
+    let marked = |j: u64| -> u128 {
+        // Colourings of j marks with at most m X and n − m others.
+        let lo = j.saturating_sub(n - m);
+        let hi = j.min(m);
+        (lo..=hi).fold(0u128, |a, i| a.saturating_add(binomial(j, i)))
+    };
+    if !rolls {
+        return if len > n { 0 } else { marked(len) };
+    }
+    (1..=len.min(n)).fold(0u128, |a, j| {
+        a.saturating_add(binomial(len - 1, j - 1).saturating_mul(marked(j)))
+    })
+}
+
+fn binomial(n: u64, k: u64) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = match r.checked_mul(u128::from(n - i)) {
+            Some(v) => v / u128::from(i + 1),
+            None => return u128::MAX,
+        };
+    }
+    r
+}
+
+/// The card-level key of a dealer state: the cards left in a bag (as a set) after the count
+/// dealt, the history's cards, or the sequence position.
+fn concrete_key(d: &Dealer) -> Key {
+    match d {
+        Dealer::List => vec![],
+        Dealer::Sequence { position } => vec![*position],
+        Dealer::Bag { remaining, dealt } => {
+            let mut r: Vec<u32> = remaining.iter().map(|&c| u32::from(c)).collect();
+            r.sort_unstable();
+            std::iter::once(*dealt).chain(r).collect()
+        }
+        Dealer::History { history, .. } => history.iter().map(|&c| u32::from(c)).collect(),
+    }
+}
+
+fn concrete_dealer(spec: &Spec, key: &Key) -> Dealer {
+    match &spec.core {
+        Core::List => Dealer::List,
+        Core::Sequence => Dealer::Sequence { position: key[0] },
+        Core::Bag { .. } => Dealer::Bag {
+            remaining: key[1..].iter().map(|&c| c as u16).collect(),
+            dealt: key[0],
+        },
+        Core::History { .. } => Dealer::history_of(spec, key.iter().map(|&c| c as u16).collect()),
+    }
+}
+
+/// Every outcome of one deal of the dealer itself, by enumerating its `below` draws.
+fn concrete_step(spec: &Spec, x: u16, key: &Key) -> Vec<Outcome> {
+    let start = concrete_dealer(spec, key);
+    let in_history = |d: &Dealer, c: u16| match d {
+        Dealer::History { count, .. } => count[c as usize] > 0,
+        _ => false,
+    };
+    let rolls = matches!(spec.core, Core::History { rolls: Some(_), .. });
+    let mut out = Vec::new();
+    let mut stack: Vec<Vec<u64>> = vec![Vec::new()];
+    while let Some(script) = stack.pop() {
+        let mut d = start.clone();
+        let mut draw = Scripted::new(&script);
+        let card = d.deal(spec, &mut draw);
+        if let Some(n) = draw.branch {
+            for c in (0..n).rev() {
+                let mut s = script.clone();
+                s.push(c);
+                stack.push(s);
+            }
+            continue;
+        }
+        let den = draw
+            .ranges
+            .iter()
+            .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
+        out.push(Outcome {
+            prob: Ratio::new(BigUint::one(), den),
+            is_x: spec.cards[card as usize] == x,
+            from_history: rolls && in_history(&start, card),
+            next: concrete_key(&d),
+        });
+    }
+    out
 }
 
 /// Explores the chain reachable from the model's start, merging equal outcomes.
 pub(crate) fn build(model: &Model<'_>, max_states: usize) -> Result<Chain, ChainError> {
+    let bound = model.state_bound();
+    if bound != u128::MAX && bound > max_states as u128 {
+        return Err(ChainError::TooManyStates {
+            needed: Some(bound),
+            limit: max_states,
+        });
+    }
     let mut index: HashMap<Key, usize> = HashMap::new();
     let mut keys: Vec<Key> = Vec::new();
     let mut edges: Vec<Vec<Edge>> = Vec::new();
@@ -366,7 +530,10 @@ pub(crate) fn build(model: &Model<'_>, max_states: usize) -> Result<Chain, Chain
             return Ok(i);
         }
         if keys.len() >= max_states {
-            return Err(ChainError::TooManyStates(max_states));
+            return Err(ChainError::TooManyStates {
+                needed: None,
+                limit: max_states,
+            });
         }
         index.insert(key.clone(), keys.len());
         keys.push(key);
@@ -459,13 +626,14 @@ pub(crate) fn components(chain: &Chain) -> Vec<Vec<usize>> {
     out
 }
 
-/// Largest class solved by dense elimination.
-pub(crate) const MAX_DENSE: usize = 400;
-
 /// The stationary distribution of a closed class (`states` sorted), as probabilities in the
 /// class's order. Uses a regeneration state when the rest of the class is acyclic (bags,
 /// sequences), else the GTH elimination.
-pub(crate) fn stationary(chain: &Chain, states: &[usize]) -> Result<Vec<Ratio>, ChainError> {
+pub(crate) fn stationary(
+    chain: &Chain,
+    states: &[usize],
+    max_solve: usize,
+) -> Result<Vec<Ratio>, ChainError> {
     let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let size = states.len();
     // Regeneration: remove the first state; if what remains is a DAG, count expected visits
@@ -524,8 +692,11 @@ pub(crate) fn stationary(chain: &Chain, states: &[usize]) -> Result<Vec<Ratio>, 
         let total = visits.iter().fold(Ratio::zero(), |a, b| &a + b);
         return Ok(visits.iter().map(|v| v / &total).collect());
     }
-    if size > MAX_DENSE {
-        return Err(ChainError::TooManyStates(MAX_DENSE));
+    if size > max_solve {
+        return Err(ChainError::ClassTooLarge {
+            size,
+            limit: max_solve,
+        });
     }
     solve_stationary(chain, states, &pos)
 }
@@ -570,16 +741,14 @@ fn solve_stationary(
             *v = -std::mem::take(v);
         }
     }
-    let total = total
-        .to_biguint()
-        .ok_or(ChainError::TooManyStates(MAX_DENSE))?;
+    let total = total.to_biguint().ok_or(ChainError::Singular)?;
     if total.is_zero() {
-        return Err(ChainError::TooManyStates(MAX_DENSE));
+        return Err(ChainError::Singular);
     }
     y.into_iter()
         .map(|v| match v.to_biguint() {
             Some(n) => Ok(Ratio::new(n, total.clone())),
-            None => Err(ChainError::TooManyStates(MAX_DENSE)),
+            None => Err(ChainError::Singular),
         })
         .collect()
 }
@@ -591,7 +760,7 @@ fn bareiss(mut a: Vec<Vec<BigInt>>, size: usize) -> Result<Vec<BigInt>, ChainErr
     for k in 0..size {
         if a[k][k].is_zero() {
             let Some(r) = (k + 1..size).find(|&r| !a[r][k].is_zero()) else {
-                return Err(ChainError::TooManyStates(MAX_DENSE));
+                return Err(ChainError::Singular);
             };
             a.swap(k, r);
         }
@@ -628,10 +797,14 @@ pub(crate) fn transient_visits(
     chain: &Chain,
     states: &[usize],
     b: &[Ratio],
+    max_solve: usize,
 ) -> Result<Vec<Ratio>, ChainError> {
     let size = states.len();
-    if size > MAX_DENSE {
-        return Err(ChainError::TooManyStates(MAX_DENSE));
+    if size > max_solve {
+        return Err(ChainError::ClassTooLarge {
+            size,
+            limit: max_solve,
+        });
     }
     let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let mut q = vec![vec![Ratio::zero(); size]; size];
@@ -649,7 +822,7 @@ pub(crate) fn transient_visits(
     for k in (0..size).rev() {
         let stay = &Ratio::one() - &coef[k][k];
         if stay.is_zero() {
-            return Err(ChainError::TooManyStates(MAX_DENSE));
+            return Err(ChainError::Singular);
         }
         for i in 0..k {
             coef[i][k] = &coef[i][k] / &stay;

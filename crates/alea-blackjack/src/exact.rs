@@ -35,8 +35,11 @@ struct Budget {
 pub struct ExactOptions {
     /// Tail mass that cuts unbounded gap laws (default 1/1000000).
     pub tail: Ratio,
-    /// State limit per piece's chain (default 100000).
+    /// State limit per piece's lumped chain (default 100000).
     pub max_states: usize,
+    /// Largest recurrent class solved by exact elimination (default 1000): the work grows
+    /// with its cube.
+    pub max_solve: usize,
 }
 
 impl Default for ExactOptions {
@@ -44,6 +47,7 @@ impl Default for ExactOptions {
         ExactOptions {
             tail: Ratio::from_u64(1, 1_000_000),
             max_states: 100_000,
+            max_solve: 1000,
         }
     }
 }
@@ -80,13 +84,16 @@ pub struct ExactStats {
     pub states: usize,
 }
 
-/// Why exact analysis is impossible (exit status 3 in the CLI).
+/// Why exact analysis is impossible (exit status 3 in the CLI). Each message names the size
+/// the job needs and the option that allows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExactError {
     /// X01: the chain has more states than allowed.
     TooManyStates {
         /// The limit that was exceeded.
         limit: usize,
+        /// The states the chain may need (an upper bound known before building), if known.
+        needed: Option<u128>,
     },
     /// X02: a preset with no finite state machine (`tgm3`).
     NoFiniteChain {
@@ -97,16 +104,26 @@ pub enum ExactError {
     TooLarge {
         /// What is too large.
         what: String,
+        /// What to change instead.
+        hint: String,
+    },
+    /// X04: a recurrent class too large for exact elimination.
+    ClassTooLarge {
+        /// Its number of states.
+        size: usize,
+        /// The limit (`max_solve`).
+        limit: usize,
     },
 }
 
 impl ExactError {
-    /// `X01`, `X02` or `X03`.
+    /// `X01` … `X04`.
     pub fn code(&self) -> &'static str {
         match self {
             ExactError::TooManyStates { .. } => "X01",
             ExactError::NoFiniteChain { .. } => "X02",
             ExactError::TooLarge { .. } => "X03",
+            ExactError::ClassTooLarge { .. } => "X04",
         }
     }
 }
@@ -114,18 +131,35 @@ impl ExactError {
 impl fmt::Display for ExactError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExactError::TooManyStates { limit } => {
-                write!(f, "state space exceeds {limit} states; use --stats")
-            }
+            ExactError::TooManyStates {
+                limit,
+                needed: Some(n),
+            } => write!(
+                f,
+                "state space exceeds {limit} states (it may need {n}); \
+                 raise --max-states to {n} or use --stats"
+            ),
+            ExactError::TooManyStates {
+                limit,
+                needed: None,
+            } => write!(
+                f,
+                "state space exceeds {limit} states; raise --max-states or use --stats"
+            ),
             ExactError::NoFiniteChain { preset } => {
                 write!(
                     f,
                     "preset '{preset}' has no finite state machine; use --stats"
                 )
             }
-            ExactError::TooLarge { what } => {
-                write!(f, "{what} is too large for exact analysis; use --stats")
+            ExactError::TooLarge { what, hint } => {
+                write!(f, "{what} is too large for exact analysis; {hint}")
             }
+            ExactError::ClassTooLarge { size, limit } => write!(
+                f,
+                "a recurrent class of {size} states exceeds the exact solve limit {limit}; \
+                 raise --max-solve to {size} or use --stats"
+            ),
         }
     }
 }
@@ -134,36 +168,137 @@ impl std::error::Error for ExactError {}
 
 fn chain_error(e: ChainError) -> ExactError {
     match e {
-        ChainError::TooManyStates(limit) => ExactError::TooManyStates { limit },
+        ChainError::TooManyStates { needed, limit } => ExactError::TooManyStates { limit, needed },
+        ChainError::ClassTooLarge { size, limit } => ExactError::ClassTooLarge { size, limit },
         ChainError::NumbersTooLarge => ExactError::TooLarge {
             what: "the roll count".to_string(),
+            hint: "use --stats".to_string(),
+        },
+        ChainError::Singular => ExactError::TooLarge {
+            what: "a singular system (a defect; please report the spec)".to_string(),
+            hint: "use --stats".to_string(),
         },
     }
 }
 
-/// Exact statistics of `spec` (spec §8).
+/// Exact statistics of `spec` (spec §8), on the symmetry-reduced chain: pieces with the same
+/// role share one computation, and a history rule's stationary law comes from the chain of
+/// history patterns without names when every card plays the same role in it.
 pub fn exact(spec: &Spec, opts: &ExactOptions) -> Result<ExactStats, ExactError> {
-    // One chain per piece, each built from the whole list: refuse lists whose size times their
-    // number of distinct pieces would take minutes.
-    if spec.pieces.len() as u64 * spec.cards.len() as u64 > 20_000_000 {
-        return Err(ExactError::TooLarge {
-            what: format!(
-                "a list of {} entries with {} distinct pieces",
-                spec.cards.len(),
-                spec.pieces.len()
-            ),
-        });
+    exact_with(spec, opts, true)
+}
+
+/// Exact statistics on the unreduced chain: one chain per piece over the dealer's own
+/// card-level states. Only for testing the reduced chain on small specs.
+#[doc(hidden)]
+pub fn exact_unreduced(spec: &Spec, opts: &ExactOptions) -> Result<ExactStats, ExactError> {
+    exact_with(spec, opts, false)
+}
+
+/// What decides a piece's results: pieces with equal roles have equal results.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Role {
+    /// Its multiplicity, and how often `first` names it (lists, bags, symmetric histories).
+    Counts(u64, u64),
+    /// The cyclic spacing of its cards (sequences).
+    Spacing(Vec<u64>),
+    /// The piece itself (no reduction).
+    Own(u16),
+}
+
+/// A history rule whose long-run law is the same for every relabelling of the cards: with
+/// rolls every card can be dealt from every state, and without rolls at least two cards are
+/// always free; either way the card-level chain has one recurrent class, so its stationary
+/// law is invariant under relabelling and the start does not matter.
+fn symmetric_history(spec: &Spec) -> bool {
+    match spec.core {
+        Core::History { rolls: Some(_), .. } => true,
+        Core::History {
+            len, rolls: None, ..
+        } => spec.cards.len() >= len as usize + 2,
+        _ => false,
     }
-    let mut per_piece = Vec::new();
+}
+
+fn role(spec: &Spec, x: u16, reduce: bool) -> Role {
+    if !reduce {
+        return Role::Own(x);
+    }
+    let m = spec.cards.iter().filter(|&&c| c == x).count() as u64;
+    let named_first = spec
+        .first
+        .as_ref()
+        .map_or(0, |f| f.iter().filter(|&&c| c == x).count() as u64);
+    match spec.core {
+        Core::List => Role::Counts(m, 0),
+        Core::Bag { .. } => Role::Counts(m, named_first),
+        Core::History { .. } if symmetric_history(spec) => Role::Counts(m, 0),
+        Core::History { .. } => Role::Own(x),
+        Core::Sequence => {
+            let at: Vec<u64> = (0..spec.cards.len() as u64)
+                .filter(|&c| spec.cards[c as usize] == x)
+                .collect();
+            let n = spec.cards.len() as u64;
+            let gaps: Vec<u64> = (0..at.len())
+                .map(|i| (at[(i + 1) % at.len()] + n - at[i]) % n)
+                .collect();
+            let best = (0..gaps.len())
+                .map(|r| {
+                    let mut g = gaps.clone();
+                    g.rotate_left(r);
+                    g
+                })
+                .min()
+                .unwrap_or_default();
+            Role::Spacing(best)
+        }
+    }
+}
+
+fn exact_with(spec: &Spec, opts: &ExactOptions, reduce: bool) -> Result<ExactStats, ExactError> {
+    let mut done: HashMap<Role, PieceResult> = HashMap::new();
+    let mut per_piece = Vec::with_capacity(spec.pieces.len());
     let mut cache = StationaryCache::new();
     let mut budget = Budget::default();
+    let mut shared: Option<HashMap<Key, Ratio>> = None;
+    if reduce {
+        // Refuse at once, naming the largest chain, so that raising the limit to it works.
+        let mut seen = std::collections::HashSet::new();
+        let mut needed = Model::uncoloured(spec).map_or(0, |m| m.state_bound());
+        for x in 0..spec.pieces.len() as u16 {
+            if seen.insert(role(spec, x, true)) {
+                needed = needed.max(Model::for_spec(spec, x).state_bound());
+            }
+        }
+        if needed != u128::MAX && needed > opts.max_states as u128 {
+            return Err(ExactError::TooManyStates {
+                limit: opts.max_states,
+                needed: Some(needed),
+            });
+        }
+    }
     for x in 0..spec.pieces.len() as u16 {
-        per_piece.push(analyse(
-            &Model::for_spec(spec, x),
-            opts,
-            &mut cache,
-            &mut budget,
-        )?);
+        let r = role(spec, x, reduce);
+        if let Some(found) = done.get(&r) {
+            per_piece.push(found.clone());
+            continue;
+        }
+        let model = if reduce {
+            Model::for_spec(spec, x)
+        } else {
+            Model::Concrete { spec, x }
+        };
+        let weights = if reduce && symmetric_history(spec) {
+            if shared.is_none() {
+                shared = Some(uncoloured_long_run(spec, opts, &mut cache)?);
+            }
+            shared.as_ref().map(|u| Weights::Labelled(u, spec, x))
+        } else {
+            None
+        };
+        let result = analyse(&model, opts, &mut cache, &mut budget, weights)?;
+        done.insert(r, result.clone());
+        per_piece.push(result);
     }
     let rolls = matches!(spec.core, Core::History { rolls: Some(_), .. });
     Ok(assemble(
@@ -173,6 +308,58 @@ pub fn exact(spec: &Spec, opts: &ExactOptions) -> Result<ExactStats, ExactError>
         rolls,
         opts,
     ))
+}
+
+/// The long-run law of the history patterns without names.
+fn uncoloured_long_run(
+    spec: &Spec,
+    opts: &ExactOptions,
+    cache: &mut StationaryCache,
+) -> Result<HashMap<Key, Ratio>, ExactError> {
+    let Some(model) = Model::uncoloured(spec) else {
+        return Ok(HashMap::new());
+    };
+    let chain = chain::build(&model, opts.max_states).map_err(chain_error)?;
+    let weight = long_run(&chain, cache, opts.max_solve).map_err(chain_error)?;
+    Ok(chain
+        .keys
+        .into_iter()
+        .zip(weight)
+        .filter(|(_, w)| !w.is_zero())
+        .collect())
+}
+
+/// How [`analyse`] gets the long-run weight of each state.
+enum Weights<'a> {
+    /// From the uncoloured pattern law: given a pattern with `b` marked slots, the `b`
+    /// distinct cards behind them are a uniformly random arrangement of the list's cards.
+    Labelled(&'a HashMap<Key, Ratio>, &'a Spec, u16),
+}
+
+/// m·(m−1)·…·(m−j+1).
+fn falling(m: u64, j: u64) -> BigUint {
+    (0..j).fold(BigUint::one(), |a, i| {
+        a * BigUint::from(m.saturating_sub(i))
+    })
+}
+
+fn labelled_weights(chain: &Chain, law: &HashMap<Key, Ratio>, spec: &Spec, x: u16) -> Vec<Ratio> {
+    let n = spec.cards.len() as u64;
+    let m = spec.cards.iter().filter(|&&c| c == x).count() as u64;
+    chain
+        .keys
+        .iter()
+        .map(|key| {
+            let plain: Key = key.iter().map(|&t| if t == 0 { 0 } else { 2 }).collect();
+            let Some(p) = law.get(&plain) else {
+                return Ratio::zero();
+            };
+            let b = key.iter().filter(|&&t| t != 0).count() as u64;
+            let j = key.iter().filter(|&&t| t == 1).count() as u64;
+            let ways = falling(m, j) * falling(n - m, b - j);
+            p * &Ratio::new(ways, falling(n, b))
+        })
+        .collect()
 }
 
 /// Exact statistics of a preset by name. Unknown names are `None`.
@@ -193,6 +380,7 @@ pub fn exact_preset(name: &str, opts: &ExactOptions) -> Option<Result<ExactStats
         opts,
         &mut StationaryCache::new(),
         &mut Budget::default(),
+        None,
     ) {
         Ok(r) => r,
         Err(e) => return Some(Err(e)),
@@ -271,7 +459,11 @@ fn signature(chain: &Chain, states: &[usize]) -> ClassSignature {
 
 /// The long-run weight of every state: each closed class's stationary law times the
 /// probability of entering it from the start.
-fn long_run(chain: &Chain, cache: &mut StationaryCache) -> Result<Vec<Ratio>, ChainError> {
+fn long_run(
+    chain: &Chain,
+    cache: &mut StationaryCache,
+    max_solve: usize,
+) -> Result<Vec<Ratio>, ChainError> {
     let n = chain.keys.len();
     let comps = components(chain);
     let mut comp_of = vec![0usize; n];
@@ -285,6 +477,17 @@ fn long_run(chain: &Chain, cache: &mut StationaryCache) -> Result<Vec<Ratio>, Ch
         mass[*s] = &mass[*s] + p;
     }
     let mut weight = vec![Ratio::zero(); n];
+    // The largest class over the solve limit: the walk goes on so that the error names the
+    // limit that lets the whole analysis through.
+    let mut too_large: Option<ChainError> = None;
+    let mut note = |e: ChainError| match (&e, &too_large) {
+        (
+            ChainError::ClassTooLarge { size, .. },
+            Some(ChainError::ClassTooLarge { size: s, .. }),
+        ) if s >= size => {}
+        (ChainError::ClassTooLarge { .. }, _) => too_large = Some(e),
+        _ => {}
+    };
     // Tarjan lists sinks first, so walk the components backwards: predecessors come first.
     for (c, states) in comps.iter().enumerate().rev() {
         let closed = states
@@ -297,7 +500,13 @@ fn long_run(chain: &Chain, cache: &mut StationaryCache) -> Result<Vec<Ratio>, Ch
         if closed {
             let sig = signature(chain, states);
             if !cache.contains_key(&sig) {
-                let pi = stationary(chain, states)?;
+                let pi = match stationary(chain, states, max_solve) {
+                    Err(e @ ChainError::ClassTooLarge { .. }) => {
+                        note(e);
+                        continue;
+                    }
+                    r => r?,
+                };
                 let law = states
                     .iter()
                     .map(|&s| chain.keys[s].clone())
@@ -314,7 +523,13 @@ fn long_run(chain: &Chain, cache: &mut StationaryCache) -> Result<Vec<Ratio>, Ch
         let looped = states.len() > 1 || chain.edges[states[0]].iter().any(|e| e.to == states[0]);
         let visits = if looped {
             let b: Vec<Ratio> = states.iter().map(|&s| mass[s].clone()).collect();
-            chain::transient_visits(chain, states, &b)?
+            match chain::transient_visits(chain, states, &b, max_solve) {
+                Err(e @ ChainError::ClassTooLarge { .. }) => {
+                    note(e);
+                    continue;
+                }
+                r => r?,
+            }
         } else {
             vec![mass[states[0]].clone()]
         };
@@ -326,7 +541,10 @@ fn long_run(chain: &Chain, cache: &mut StationaryCache) -> Result<Vec<Ratio>, Ch
             }
         }
     }
-    Ok(weight)
+    match too_large {
+        Some(e) => Err(e),
+        None => Ok(weight),
+    }
 }
 
 fn analyse(
@@ -334,9 +552,16 @@ fn analyse(
     opts: &ExactOptions,
     cache: &mut StationaryCache,
     budget: &mut Budget,
+    weights: Option<Weights<'_>>,
 ) -> Result<PieceResult, ExactError> {
     let chain = chain::build(model, opts.max_states).map_err(chain_error)?;
-    let weight = long_run(&chain, cache).map_err(chain_error)?;
+    let labelled =
+        weights.map(|Weights::Labelled(law, spec, x)| labelled_weights(&chain, law, spec, x));
+    let weight = match labelled {
+        // The labelled law covers every recurrent state exactly when it sums to one.
+        Some(w) if chain::sum(w.iter()) == Ratio::one() => w,
+        _ => long_run(&chain, cache, opts.max_solve).map_err(chain_error)?,
+    };
     let n = chain.keys.len();
     // Everything below is integer arithmetic over common denominators, reduced once at the end:
     // weights w[s]/d, edge probabilities ew/l.
@@ -494,7 +719,11 @@ fn gap_law(
         budget.stored += den_limbs;
         if budget.work > GAP_WORK_BUDGET || budget.stored > GAP_STORE_BUDGET {
             return Err(ExactError::TooLarge {
-                what: "the gap distribution".to_string(),
+                what: format!(
+                    "the gap distribution (more than {} gaps listed so far)",
+                    distribution.len()
+                ),
+                hint: format!("raise --tail above {tail_limit} to list fewer gaps, or use --stats"),
             });
         }
     }

@@ -33,6 +33,7 @@ mod spec;
 
 pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
+    exact_unreduced,
 };
 pub use parser::MAX_COUNT;
 pub use plot::{Series, gap_chart_svg};

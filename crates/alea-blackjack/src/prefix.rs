@@ -12,11 +12,24 @@ pub const MAX_PREFIX_PATHS: usize = 1_000_000;
 
 /// Replays a script of choices; the first draw past the script records its range and
 /// answers 0 so the run can finish (its result is then discarded).
-struct Scripted<'a> {
+pub(crate) struct Scripted<'a> {
     script: &'a [u64],
     pos: usize,
-    ranges: Vec<u64>,
-    branch: Option<u64>,
+    /// The range of every draw answered from the script.
+    pub(crate) ranges: Vec<u64>,
+    /// The range of the first draw past the script, if any.
+    pub(crate) branch: Option<u64>,
+}
+
+impl<'a> Scripted<'a> {
+    pub(crate) fn new(script: &'a [u64]) -> Scripted<'a> {
+        Scripted {
+            script,
+            pos: 0,
+            ranges: Vec::new(),
+            branch: None,
+        }
+    }
 }
 
 impl Draw for Scripted<'_> {
@@ -48,12 +61,7 @@ pub fn prefix_law(spec: &Spec, deals: usize) -> Option<Vec<(Vec<Piece>, Ratio)>>
         }
         let mut dealer = Dealer::initial(spec);
         let mut first = spec.first.is_some();
-        let mut d = Scripted {
-            script: &script,
-            pos: 0,
-            ranges: Vec::new(),
-            branch: None,
-        };
+        let mut d = Scripted::new(&script);
         let mut out = Vec::with_capacity(deals);
         for _ in 0..deals {
             let card = deal_spec(spec, &mut dealer, &mut first, &mut d);

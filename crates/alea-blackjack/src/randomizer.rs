@@ -79,17 +79,26 @@ impl Dealer {
                         h
                     }
                 };
-                let mut d = Dealer::History {
-                    history: VecDeque::with_capacity(len + 1),
-                    count: vec![0; n],
-                    distinct: 0,
-                };
-                for c in cards {
-                    d.push_history(c, len);
-                }
-                d
+                Dealer::history_of(spec, cards)
             }
         }
+    }
+
+    /// A history dealer holding `cards`, oldest first (at most the history length).
+    pub(crate) fn history_of(spec: &Spec, cards: Vec<u16>) -> Dealer {
+        let len = match spec.core {
+            Core::History { len, .. } => len as usize,
+            _ => 0,
+        };
+        let mut d = Dealer::History {
+            history: VecDeque::with_capacity(len + 1),
+            count: vec![0; spec.cards.len()],
+            distinct: 0,
+        };
+        for c in cards {
+            d.push_history(c, len);
+        }
+        d
     }
 
     fn push_history(&mut self, card: u16, len: usize) {

@@ -225,7 +225,8 @@ fn exact_impossible_exits_3() {
     assert_eq!(status(&o), 3);
     assert_eq!(
         stderr(&o),
-        "error[X01]: state space exceeds 10 states; use --stats\n"
+        "error[X01]: state space exceeds 10 states (it may need 48); \
+         raise --max-states to 48 or use --stats\n"
     );
 }
 

@@ -43,9 +43,12 @@ pub struct Args {
     /// Tail mass that cuts unbounded gap laws.
     #[arg(long, value_name = "EPS", default_value = "1/1000000")]
     pub tail: String,
-    /// State limit for --exact.
+    /// State limit of the (symmetry-reduced) chain for --exact.
     #[arg(long = "max-states", value_name = "M", default_value_t = 100_000)]
     pub max_states: usize,
+    /// Largest recurrent class --exact solves by exact elimination (work grows with its cube).
+    #[arg(long = "max-solve", value_name = "M", default_value_t = 1000)]
+    pub max_solve: usize,
     /// Machine output on stdout.
     #[arg(long)]
     pub json: bool,
@@ -279,6 +282,7 @@ fn run_inner(args: Args) -> Result<(), Failure> {
     let opts = ExactOptions {
         tail,
         max_states: args.max_states,
+        max_solve: args.max_solve,
     };
     let (seed, seed_from_os) = match &args.seed {
         Some(s) => (
