@@ -65,6 +65,9 @@ pub enum BinOp {
     Xor,
     /// `||`
     Or,
+    /// `%` inside an OpenPPL function: `a % b` is `a * b / 100` (OH 14's
+    /// `kTokenOperatorPercentage`, `CParseTreeOperatorNode::EvaluateBinaryExpression`).
+    Percent,
 }
 
 impl BinOp {
@@ -82,7 +85,7 @@ impl BinOp {
             Lt | Le | Gt | Ge => 9,
             Shl | Shr => 10,
             Add | Sub => 11,
-            Mul | Div | Mod => 12,
+            Mul | Div | Mod | Percent => 12,
             Pow => 14,
         }
     }
@@ -135,6 +138,38 @@ pub struct Node {
 pub struct Ast {
     /// All nodes; children come before their parents.
     pub nodes: Vec<Node>,
+    /// Names of identifier nodes whose name is not their source text: `hand = AKs` is the
+    /// symbol `hand$AKs`, `In BigBlind` is `InBigBlind` (OH 14's Shanky-style forms).
+    pub names: std::collections::HashMap<NodeId, String>,
+}
+
+/// What an OpenPPL rule does when its condition holds (`CFormulaParser::ParseOpenPPLAction`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    /// `RETURN expr FORCE`: the value.
+    Return(NodeId),
+    /// `Fold FORCE`, `RaiseMax FORCE`…: the identifier node, named by its canonical action.
+    Fixed(NodeId, &'static str),
+    /// `RaiseTo N FORCE`: raise to N big blinds.
+    RaiseTo(NodeId),
+    /// `RaiseBy N FORCE`: `ncallbets + N`.
+    RaiseBy(NodeId),
+    /// `RaiseBy N% FORCE`: `ncallbets + N/100 * (pot / bet + nbetstocall)`.
+    RaiseByPot(NodeId),
+    /// `SET user_x` / `SET me_st_x_1`: done, then the next rule is tried.
+    Set(NodeId),
+}
+
+/// One `WHEN` of an OpenPPL function.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rule {
+    /// The condition.
+    pub cond: NodeId,
+    /// `None` for an open-ended `WHEN`, which guards the rules after it up to the next
+    /// open-ended one.
+    pub action: Option<Action>,
+    /// The `WHEN` keyword.
+    pub when_span: Span,
 }
 
 impl Ast {

@@ -5,8 +5,8 @@
 //! instructions ending in `Ret`. Code generation walks the trees with an explicit stack, so deep
 //! or very long formulas cost heap, never native stack.
 
-use crate::ast::{Ast, BinOp, Expr, NodeId, UnOp};
-use crate::ohf::{self, HandList, SectionKind};
+use crate::ast::{Ast, BinOp, Expr, NodeId, Rule, UnOp};
+use crate::ohf::HandList;
 use crate::parser::parse_body;
 use crate::symbols::Symbol;
 use alea_core::{Diagnostic, SourceFile, Span};
@@ -14,10 +14,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 mod checks;
+mod load;
+mod multiplex;
 mod names;
 mod peephole;
+mod rules;
 
-/// A diagnostic and the file it is about (0: the formula file, 1: the `-e` expression).
+/// A diagnostic and the file it is about (an index into [`Program::files`]: the profile's
+/// formula files in order, then the `-e` expression).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Located {
     /// Index into the program's files.
@@ -226,6 +230,8 @@ pub(crate) struct Function {
     pub entry: u32,
     pub trace_entry: u32,
     pub root: Option<NodeId>,
+    /// The rules of an OpenPPL body (then `root` is `None`).
+    pub rules: Vec<Rule>,
     pub name_span: Span,
     pub standard: bool,
 }
@@ -238,10 +244,12 @@ pub(crate) struct DebugEntry {
     pub bitwise: bool,
 }
 
-/// A compiled formula file (and optionally an expression over it).
+/// A compiled profile (formula files, and optionally an expression over them).
 #[derive(Clone, Debug)]
 pub struct Program {
     pub(crate) files: Arc<Vec<SourceFile>>,
+    /// How many of `files` are formula files (the expression, if any, comes after them).
+    pub(crate) formula_files: usize,
     pub(crate) ast: Ast,
     pub(crate) code: Vec<Instr>,
     /// Per instruction: the node it completes (for the trace and warnings), or `NO_NODE`.
@@ -250,7 +258,7 @@ pub struct Program {
     pub(crate) trace_code: Vec<Instr>,
     pub(crate) trace_node_of: Vec<NodeId>,
     /// Per node: the file it belongs to and its depth under its function's root.
-    pub(crate) node_file: Vec<u8>,
+    pub(crate) node_file: Vec<u32>,
     pub(crate) node_depth: Vec<u32>,
     pub(crate) functions: Vec<Function>,
     pub(crate) slots: Vec<(String, Symbol)>,
@@ -260,6 +268,8 @@ pub struct Program {
     pub(crate) expr: Option<u32>,
     pub(crate) max_stack: usize,
     pub(crate) lint: Vec<Located>,
+    /// References to standard functions the profile does not define (value 0).
+    pub(crate) undefined_standard: Vec<Located>,
 }
 
 pub(crate) const NO_NODE: NodeId = u32::MAX;
@@ -361,12 +371,18 @@ impl Compilation {
 
 /// Loads a formula file.
 pub fn compile_file(file: SourceFile) -> Compilation {
-    compile(Some(file), None)
+    compile(vec![file], None)
 }
 
 /// Loads an expression (`alea holdem -e`), optionally over a formula file's functions and lists.
 pub fn compile_expr(file: Option<SourceFile>, expr: SourceFile) -> Compilation {
-    compile(file, Some(expr))
+    compile(file.into_iter().collect(), Some(expr))
+}
+
+/// Loads a profile: several formula files as one set of functions and lists (as OpenHoldem 14
+/// loads its OpenPPL library with a bot), and optionally an expression over them.
+pub fn compile_profile(files: Vec<SourceFile>, expr: Option<SourceFile>) -> Compilation {
+    compile(files, expr)
 }
 
 struct Dep {
@@ -377,10 +393,13 @@ struct Dep {
 
 struct Builder<'a> {
     files: &'a [SourceFile],
+    formula_files: usize,
+    /// Where each list is defined (for lint).
+    list_places: Vec<(usize, Span)>,
     ast: Ast,
     code: Vec<Instr>,
     node_of: Vec<NodeId>,
-    node_file: Vec<u8>,
+    node_file: Vec<u32>,
     node_depth: Vec<u32>,
     functions: Vec<Function>,
     fn_index: HashMap<String, u32>,
@@ -401,10 +420,11 @@ struct Builder<'a> {
     max_stack: usize,
     depth_now: usize,
     lint: Vec<Located>,
+    undefined_standard: Vec<Located>,
 }
 
-fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
-    let mut files = vec![file.unwrap_or_else(|| SourceFile::new("<none>", ""))];
+fn compile(mut files: Vec<SourceFile>, expr: Option<SourceFile>) -> Compilation {
+    let formula_files = files.len();
     let has_expr = expr.is_some();
     if let Some(e) = expr {
         files.push(e);
@@ -412,6 +432,8 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
     let files = Arc::new(files);
     let mut b = Builder {
         files: &files,
+        formula_files,
+        list_places: Vec::new(),
         ast: Ast::default(),
         code: Vec::new(),
         node_of: Vec::new(),
@@ -436,25 +458,27 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         max_stack: 0,
         depth_now: 0,
         lint: Vec::new(),
+        undefined_standard: Vec::new(),
     };
     let debug_section = b.load_sections();
     let expr_fn = if has_expr {
-        let f = &files[1];
+        let f = &files[formula_files];
         let idx = b.functions.len() as u32;
         b.functions.push(Function {
             name: "<expr>".into(),
-            file: 1,
+            file: formula_files,
             header_line: 0,
             entry: 0,
             trace_entry: 0,
             root: None,
+            rules: Vec::new(),
             name_span: Span::point(0),
             standard: false,
         });
         b.fn_used.push(true);
         match parse_body(f, 0, f.text().len(), &mut b.ast, "end of expression") {
             Ok(root) => b.functions[idx as usize].root = root,
-            Err(d) => b.error(1, d),
+            Err(d) => b.error(formula_files, d),
         }
         Some(idx)
     } else {
@@ -475,6 +499,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
     let trace_code = std::mem::take(&mut b.code);
     let trace_node_of = std::mem::take(&mut b.node_of);
     let (diag_len, reads_len) = (b.diags.len(), b.memory_reads.len());
+    let (lint_len, undefined_len) = (b.lint.len(), b.undefined_standard.len());
     let deps = std::mem::take(&mut b.deps);
     b.for_trace = false;
     for i in 0..b.functions.len() {
@@ -485,6 +510,8 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
     peephole::fuse_pairs(&mut b.code, &b.slots);
     b.diags.truncate(diag_len);
     b.memory_reads.truncate(reads_len);
+    b.lint.truncate(lint_len);
+    b.undefined_standard.truncate(undefined_len);
     b.deps = deps;
     b.check_cycles();
     b.collect_lint();
@@ -492,6 +519,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
     let failed = diagnostics.iter().any(|d| d.diagnostic.is_error());
     let program = (!failed).then(|| Program {
         files: files.clone(),
+        formula_files,
         ast: b.ast,
         code: b.code,
         node_of: b.node_of,
@@ -507,6 +535,7 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
         expr: expr_fn,
         max_stack: b.max_stack + 2,
         lint: b.lint,
+        undefined_standard: b.undefined_standard,
     });
     Compilation {
         files,
@@ -518,159 +547,6 @@ fn compile(file: Option<SourceFile>, expr: Option<SourceFile>) -> Compilation {
 impl Builder<'_> {
     fn error(&mut self, file: usize, diagnostic: Diagnostic) {
         self.diags.push(Located { file, diagnostic });
-    }
-
-    /// Splits the formula file, registers lists and functions, parses bodies. Returns the
-    /// `##f$debug##` section.
-    fn load_sections(&mut self) -> Option<ohf::Section> {
-        let file = &self.files[0];
-        let mut diags = Vec::new();
-        let sections = ohf::split_sections(file, &mut diags);
-        for d in diags {
-            self.error(0, d);
-        }
-        let mut debug = None;
-        let mut seen: HashMap<String, Span> = HashMap::new();
-        for s in &sections {
-            if matches!(
-                s.kind,
-                SectionKind::List | SectionKind::Function | SectionKind::Debug
-            ) && let Some(prev) = seen.insert(s.name.clone(), s.name_span)
-            {
-                {
-                    let (line, _) = file.line_col(prev.start as usize);
-                    let w = Diagnostic::warning(format!(
-                        "section '{}' is defined twice; the later one (this) wins",
-                        s.name
-                    ))
-                    .with_span(s.name_span)
-                    .with_note(format!("first defined at line {line}"));
-                    self.lint.push(Located {
-                        file: 0,
-                        diagnostic: w.clone(),
-                    });
-                    self.error(0, w);
-                }
-            }
-            let body_text = file.slice(s.body);
-            if matches!(s.kind, SectionKind::Dll | SectionKind::Date)
-                && !body_text.trim().is_empty()
-            {
-                self.lint.push(Located {
-                    file: 0,
-                    diagnostic: Diagnostic::warning(format!(
-                        "the body of section '{}' is ignored",
-                        s.name
-                    ))
-                    .with_span(s.name_span),
-                });
-            }
-            match s.kind {
-                SectionKind::List => {
-                    let mut d = Vec::new();
-                    let list = ohf::parse_hand_list(file, s.body, &mut d);
-                    for d in d {
-                        self.error(0, d);
-                    }
-                    match self.list_index.get(&s.name) {
-                        Some(&i) => self.lists[i as usize].1 = list,
-                        None => {
-                            self.list_index
-                                .insert(s.name.clone(), self.lists.len() as u32);
-                            self.lists.push((s.name.clone(), list));
-                            self.list_used.push(false);
-                        }
-                    }
-                }
-                SectionKind::Function => {
-                    let idx = match self.fn_index.get(&s.name) {
-                        Some(&i) => i,
-                        None => {
-                            let i = self.functions.len() as u32;
-                            self.fn_index.insert(s.name.clone(), i);
-                            self.functions.push(Function {
-                                name: s.name.clone(),
-                                file: 0,
-                                header_line: s.header_line,
-                                entry: 0,
-                                trace_entry: 0,
-                                root: None,
-                                name_span: s.name_span,
-                                standard: self.standard.contains(&s.name),
-                            });
-                            self.fn_used.push(false);
-                            i
-                        }
-                    };
-                    let f = &mut self.functions[idx as usize];
-                    f.header_line = s.header_line;
-                    f.name_span = s.name_span;
-                    f.root = None;
-                    let start = s.body.start as usize;
-                    let end = s.body.end as usize;
-                    match parse_body(file, start, end, &mut self.ast, "end of function") {
-                        Ok(root) => self.functions[idx as usize].root = root,
-                        Err(d) => self.error(0, d),
-                    }
-                }
-                SectionKind::Debug => debug = Some(s.clone()),
-                _ => {}
-            }
-        }
-        debug
-    }
-
-    /// Each line of the debug tab becomes a hidden function.
-    fn load_debug(&mut self, section: Option<ohf::Section>) -> Vec<DebugEntry> {
-        let Some(section) = section else {
-            return Vec::new();
-        };
-        let file = &self.files[0];
-        let mut out = Vec::new();
-        for line in ohf::debug_lines(file, section.body) {
-            let mut ast = std::mem::take(&mut self.ast);
-            let parsed = parse_body(
-                file,
-                line.expr.start as usize,
-                line.expr.end as usize,
-                &mut ast,
-                "end of line",
-            );
-            self.ast = ast;
-            match parsed {
-                Ok(root) => {
-                    let idx = self.functions.len() as u32;
-                    let bitwise = root.is_some_and(|r| match self.ast.node(r).expr {
-                        Expr::Binary(op, ..) => op.is_bitwise(),
-                        Expr::Unary(op, _) => op == UnOp::BitNot,
-                        _ => false,
-                    });
-                    self.functions.push(Function {
-                        name: "f$debug".into(),
-                        file: 0,
-                        header_line: section.header_line,
-                        entry: 0,
-                        trace_entry: 0,
-                        root,
-                        name_span: section.name_span,
-                        standard: true,
-                    });
-                    self.fn_used.push(true);
-                    out.push(DebugEntry {
-                        label: line.label,
-                        function: idx,
-                        bitwise,
-                    });
-                }
-                Err(d) => {
-                    let mut w = d;
-                    w.severity = alea_core::Severity::Warning;
-                    w.message = format!("{} (debug line skipped)", w.message);
-                    self.error(0, w);
-                }
-            }
-        }
-        out
     }
 
     fn emit(&mut self, i: Instr, node: NodeId) -> u32 {
@@ -821,14 +697,24 @@ impl Builder<'_> {
 
     /// Generates the code of function `f`.
     fn generate(&mut self, f: u32) {
-        let file = self.functions[f as usize].file;
         self.functions[f as usize].entry = self.code.len() as u32;
         self.depth_now = 0;
+        if !self.functions[f as usize].rules.is_empty() {
+            self.generate_rules(f);
+            return;
+        }
         let Some(root) = self.functions[f as usize].root else {
             self.emit(Instr::Const(0.0), NO_NODE);
             self.emit(Instr::Ret, NO_NODE);
             return;
         };
+        self.generate_expr(f, root);
+        self.emit(Instr::Ret, NO_NODE);
+    }
+
+    /// Generates the code of the expression `root` of function `f`: its value on the stack.
+    fn generate_expr(&mut self, f: u32, root: NodeId) {
+        let file = self.functions[f as usize].file;
         enum Work {
             Visit(NodeId, u32),
             Op(NodeId),
@@ -848,7 +734,7 @@ impl Builder<'_> {
         while let Some(w) = work.pop() {
             match w {
                 Work::Visit(n, depth) => {
-                    self.node_file[n as usize] = file as u8;
+                    self.node_file[n as usize] = file as u32;
                     self.node_depth[n as usize] = depth;
                     match self.ast.node(n).expr {
                         Expr::Num(v) => {
@@ -879,7 +765,7 @@ impl Builder<'_> {
                             };
                             match k {
                                 Some(instr) => {
-                                    self.node_file[r as usize] = file as u8;
+                                    self.node_file[r as usize] = file as u32;
                                     self.node_depth[r as usize] = depth + 1;
                                     work.push(Work::Fused(n, instr));
                                 }
@@ -935,6 +821,11 @@ impl Builder<'_> {
                         Expr::Binary(op, ..) => binary_instr(op),
                         _ => Instr::Mark,
                     };
+                    if matches!(self.ast.node(n).expr, Expr::Binary(BinOp::Percent, ..)) {
+                        self.emit(instr, NO_NODE);
+                        self.emit(Instr::MulK(0.01), n);
+                        continue;
+                    }
                     self.emit(instr, n);
                 }
                 Work::Fused(n, instr) => self.fuse_k(n, instr),
@@ -969,14 +860,14 @@ impl Builder<'_> {
                 }
             }
         }
-        self.emit(Instr::Ret, NO_NODE);
     }
 }
 
 fn binary_instr(op: BinOp) -> Instr {
     match op {
         BinOp::Pow => Instr::Pow,
-        BinOp::Mul => Instr::Mul,
+        // Followed by `MulK(0.01)` (see `generate`).
+        BinOp::Mul | BinOp::Percent => Instr::Mul,
         BinOp::Div => Instr::Div,
         BinOp::Mod => Instr::Mod,
         BinOp::Add => Instr::Add,

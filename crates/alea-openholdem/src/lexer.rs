@@ -63,11 +63,28 @@ impl Bracket {
     }
 }
 
+/// The OpenPPL keywords (case-insensitive, as `CTokenizer::IsTokenOpenPPLKeyword` of OH 14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kw {
+    When,
+    Return,
+    Force,
+    Set,
+    Delay,
+    Hand,
+    Board,
+    In,
+}
+
 /// One token.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Tok {
     Num(f64),
     Ident,
+    /// `65s`, `T9o` after a digit: OH 14's card token (`kTokenCards`), valid in hand
+    /// expressions (`hand = 65s`) and nowhere else.
+    Cards,
+    Kw(Kw),
     Op(OpTok),
     Open(Bracket),
     Close(Bracket),
@@ -97,8 +114,15 @@ const KEYWORD_OPS: [(&str, OpTok); 11] = [
     ("bitcount", OpTok::BitCount),
 ];
 
-const OPENPPL_WORDS: [&str; 8] = [
-    "when", "return", "force", "set", "delay", "hand", "board", "in",
+const OPENPPL_WORDS: [(&str, Kw); 8] = [
+    ("when", Kw::When),
+    ("return", Kw::Return),
+    ("force", Kw::Force),
+    ("set", Kw::Set),
+    ("delay", Kw::Delay),
+    ("hand", Kw::Hand),
+    ("board", Kw::Board),
+    ("in", Kw::In),
 ];
 
 fn is_ident_start(c: u8) -> bool {
@@ -120,6 +144,37 @@ fn is_space(c: u8) -> bool {
 
 /// Splits `text[start..end]` into tokens, ending with `Eof` at `end`. Stops at the first error.
 pub fn lex(text: &str, start: usize, end: usize) -> Result<Vec<Token>, Diagnostic> {
+    lex_with_warnings(text, start, end, &mut Vec::new())
+}
+
+/// A rank character of a card (`2`..`9`, `T J Q K A`, either case).
+pub fn is_rank(c: u8) -> bool {
+    b"23456789TJQKAtjqka".contains(&c)
+}
+
+/// OH 14 accepts only ASCII in function bodies (`CTokenizer::ErrorInvalidCharacter`, even in
+/// comments); a non-ASCII character in a comment is harmless for alea, so it is a warning with
+/// its position rather than an error (files written in Latin-1 often have one in a comment).
+fn note_non_ascii(text: &str, from: usize, to: usize, warnings: &mut Vec<Diagnostic>) {
+    if let Some(k) = text[from..to].find(|c: char| !c.is_ascii()) {
+        let at = from + k;
+        let ch = text[at..].chars().next().unwrap_or('?');
+        warnings.push(
+            Diagnostic::warning(format!(
+                "non-ASCII character '{ch}' in a comment (OpenHoldem 14 refuses it)"
+            ))
+            .with_span(Span::new(at, at + ch.len_utf8())),
+        );
+    }
+}
+
+/// [`lex`], collecting warnings (non-ASCII characters in comments).
+pub fn lex_with_warnings(
+    text: &str,
+    start: usize,
+    end: usize,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<Token>, Diagnostic> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = start;
@@ -130,14 +185,19 @@ pub fn lex(text: &str, start: usize, end: usize) -> Result<Vec<Token>, Diagnosti
             continue;
         }
         if c == b'/' && i + 1 < end && bytes[i + 1] == b'/' {
+            let from = i;
             while i < end && bytes[i] != b'\n' {
                 i += 1;
             }
+            note_non_ascii(text, from, i, warnings);
             continue;
         }
         if c == b'/' && i + 1 < end && bytes[i + 1] == b'*' {
             match text[i + 2..end].find("*/") {
-                Some(k) => i = i + 2 + k + 2,
+                Some(k) => {
+                    note_non_ascii(text, i, i + 2 + k, warnings);
+                    i = i + 2 + k + 2
+                }
                 None => {
                     return Err(Diagnostic::error("unterminated block comment")
                         .with_span(Span::new(i, i + 2)));
@@ -146,6 +206,21 @@ pub fn lex(text: &str, start: usize, end: usize) -> Result<Vec<Token>, Diagnosti
             continue;
         }
         let tok_start = i;
+        let at = |k: usize| if k < end { bytes[k] } else { 0 };
+        if c.is_ascii_digit()
+            && is_rank(at(i + 1))
+            && matches!(at(i + 2), b's' | b'S' | b'o' | b'O')
+        {
+            // CTokenizer::ScanForNextToken: a digit, a rank and s/o are cards ("65s").
+            while i < end && bytes[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            out.push(Token {
+                tok: Tok::Cards,
+                span: Span::new(tok_start, i),
+            });
+            continue;
+        }
         if c.is_ascii_digit() || (c == b'.' && i + 1 < end && bytes[i + 1].is_ascii_digit()) {
             let (value, next) = lex_number(text, i, end)?;
             out.push(Token {
@@ -173,10 +248,11 @@ pub fn lex(text: &str, start: usize, end: usize) -> Result<Vec<Token>, Diagnosti
                     tok: Tok::Op(*op),
                     span,
                 });
-            } else if OPENPPL_WORDS.contains(&lower.as_str()) {
-                return Err(Diagnostic::error("OpenPPL syntax is not supported")
-                    .with_span(span)
-                    .with_note(format!("'{word}' is an OpenPPL keyword")));
+            } else if let Some((_, kw)) = OPENPPL_WORDS.iter().find(|(k, _)| *k == lower) {
+                out.push(Token {
+                    tok: Tok::Kw(*kw),
+                    span,
+                });
             } else {
                 out.push(Token {
                     tok: Tok::Ident,
@@ -222,8 +298,12 @@ pub fn lex(text: &str, start: usize, end: usize) -> Result<Vec<Token>, Diagnosti
             (b'}', _) => (Tok::Close(Bracket::Curly), 1),
             _ => {
                 let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(Diagnostic::error(format!("unexpected character '{ch}'"))
-                    .with_span(Span::new(i, i + ch.len_utf8())));
+                let mut d = Diagnostic::error(format!("unexpected character '{ch}'"))
+                    .with_span(Span::new(i, i + ch.len_utf8()));
+                if !ch.is_ascii() {
+                    d = d.with_note("OpenHoldem 14 accepts only ASCII outside comments");
+                }
+                return Err(d);
             }
         };
         out.push(Token {
@@ -345,9 +425,9 @@ fn lex_number(text: &str, start: usize, end: usize) -> Result<(f64, usize), Diag
 }
 
 /// `72o`, `98s`: a hand class written without its `$`.
-fn looks_like_hand(s: &str) -> bool {
+pub(crate) fn looks_like_hand(s: &str) -> bool {
     let b = s.as_bytes();
-    let rank = |c: u8| b"23456789TJQKAtjqka".contains(&c);
+    let rank = is_rank;
     (b.len() == 2 || b.len() == 3)
         && rank(b[0])
         && rank(b[1])
@@ -380,13 +460,16 @@ mod tests {
             "digit '2' is not valid in a base-2 literal"
         );
         assert_eq!(one("1e400").unwrap_err(), "number out of range");
-        assert!(one("72o").unwrap_err().contains("'$72o'"));
+        assert_eq!(one("72o"), Ok(Tok::Cards));
+        assert!(one("7.2o").unwrap_err().contains("malformed number"));
     }
 
     #[test]
     fn keywords_and_errors() {
         assert_eq!(one("BitCount"), Ok(Tok::Op(OpTok::BitCount)));
-        assert_eq!(one("when").unwrap_err(), "OpenPPL syntax is not supported");
+        assert_eq!(one("When"), Ok(Tok::Kw(Kw::When)));
+        assert_eq!(one("FORCE"), Ok(Tok::Kw(Kw::Force)));
+        assert_eq!(one("65s"), Ok(Tok::Cards));
         assert_eq!(one("@").unwrap_err(), "unexpected character '@'");
         assert_eq!(one("/* x").unwrap_err(), "unterminated block comment");
         assert_eq!(one(&"a".repeat(1023)), Ok(Tok::Ident));

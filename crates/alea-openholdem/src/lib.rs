@@ -36,32 +36,44 @@
 mod ast;
 mod cards;
 mod compile;
+mod evaluate;
 mod lexer;
 mod lint;
 mod machine;
 mod ohf;
+mod openppl;
 mod ops;
+mod outdated;
 mod parser;
 mod state;
 mod symbols;
 mod trace;
+mod upgrade;
 
 pub use ast::{Ast, BinOp, Expr, Node, NodeId, UnOp};
 pub use cards::{AleaCards, Card, Equity, HandEvaluator};
 pub use compile::{
     AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_expr, compile_file,
-    standard_functions,
+    compile_profile, standard_functions,
+};
+pub use evaluate::{
+    DebugValue, Evaluation, FunctionValue, MAIN_OPENPPL_FUNCTIONS, Request, Selection, evaluate,
+    selected_functions,
 };
 pub use machine::{Machine, PrwinReport, RunOptions};
 pub use ohf::HandList;
+pub use openppl::{ACTION_VALUES, action_constant, describe_decision};
 pub use ops::{bit_pattern, format_value, to_int32};
+pub use outdated::outdated_symbol;
 pub use parser::{MAX_NESTING, parse_body, to_sexpr};
 pub use state::{Limit, Player, StateError, SymbolProvider, TableState, is_table_symbol};
 pub use symbols::{CardField, CardSet, HandPattern, Status, Symbol};
 pub use trace::TraceLine;
+pub use upgrade::{Upgrade, upgrade};
 
 impl Program {
-    /// The files diagnostics and trace lines point into (0: formula file, 1: expression).
+    /// The files diagnostics and trace lines point into: the profile's formula files in order,
+    /// then the expression (if any).
     pub fn files(&self) -> &[alea_core::SourceFile] {
         &self.files
     }
@@ -72,11 +84,37 @@ impl Program {
         &self.lint
     }
 
-    /// Names of the functions defined in the formula file, in file order.
+    /// Where the profile or expression uses a standard function it does not define (its value
+    /// is 0): an error in the REPL, where it is a typing mistake far more often than intent.
+    pub fn undefined_standard_calls(&self) -> &[Located] {
+        &self.undefined_standard
+    }
+
+    /// How many of [`Program::files`] are formula files.
+    pub fn formula_file_count(&self) -> usize {
+        self.formula_files
+    }
+
+    /// True when the profile defines the function (`f$name` or an OpenPPL `Name`).
+    pub fn defines(&self, name: &str) -> bool {
+        self.function_names().contains(&name)
+    }
+
+    /// True when the function's body is OpenPPL rules, or it is a main OpenPPL function
+    /// (`f$preflop` … `f$river`), whose value is a decision ([`describe_decision`]).
+    pub fn is_openppl(&self, name: &str) -> bool {
+        matches!(name, "f$preflop" | "f$flop" | "f$turn" | "f$river")
+            || self
+                .functions
+                .iter()
+                .any(|f| f.name == name && !f.rules.is_empty())
+    }
+
+    /// Names of the functions defined in the profile's files, in load order.
     pub fn function_names(&self) -> Vec<&str> {
         self.functions
             .iter()
-            .filter(|f| f.file == 0 && f.name != "f$debug")
+            .filter(|f| f.file < self.formula_files && f.name != "f$debug")
             .map(|f| f.name.as_str())
             .collect()
     }

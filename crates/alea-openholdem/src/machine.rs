@@ -230,7 +230,9 @@ impl<'p> Machine<'p> {
         self.program
             .functions
             .iter()
-            .position(|f| f.name == name && f.file == 0 && name != "f$debug")
+            .position(|f| {
+                f.name == name && f.file < self.program.formula_files && name != "f$debug"
+            })
             .map(|i| i as u32)
     }
 

@@ -40,6 +40,7 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
     let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut sections: Vec<Section> = Vec::new();
     let mut preamble_reported = false;
+    let mut preamble: Option<Span> = None;
     let mut line_no = file.line_index(pos) + 1;
     while pos < text.len() {
         let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
@@ -88,13 +89,11 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
                 }
             }
         } else if sections.is_empty() && !line.trim().is_empty() && !preamble_reported {
+            // CFormulaFileSplitter::SkipShankyOptionSettings skips every line before the first
+            // header; only a file without any header is refused (see below).
             preamble_reported = true;
             let col = line.len() - line.trim_start().len();
-            diags.push(
-                Diagnostic::error("text before the first section header")
-                    .with_span(Span::new(pos + col, line_end))
-                    .with_help("put notes into ##notes##"),
-            );
+            preamble = Some(Span::new(pos + col, line_end));
         }
         if let Some(last) = sections.last_mut() {
             last.body.end = next as u32;
@@ -104,6 +103,19 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
         if next == line_end {
             break;
         }
+    }
+    if let Some(span) = preamble {
+        let d = if sections.is_empty() {
+            // CFormulaFileSplitter::SplitFile: "Input file does not contain any bot-logic".
+            Diagnostic::error("the file contains no section: no ##f$name## or ##listNAME## header")
+                .with_span(span)
+                .with_help("OpenHoldem formula files are a sequence of ##name## headers and bodies")
+        } else {
+            Diagnostic::warning("text before the first section header is ignored")
+                .with_span(span)
+                .with_help("put notes into ##notes##")
+        };
+        diags.push(d);
     }
     sections.retain(|s| !s.name.is_empty());
     sections
@@ -140,56 +152,91 @@ fn parse_header(line: &str, at: usize) -> Result<(String, Span), Diagnostic> {
     Ok((name.to_string(), name_span))
 }
 
-const RENAMED: [(&str, &str); 7] = [
-    ("f$alli", "f$allin"),
-    ("f$rais", "f$raise"),
-    ("f$swag", "f$betsize"),
-    ("f$srai", "f$betsize"),
-    ("f$P", "f$prwin_number_of_opponents"),
-    ("f$play", "f$sitin, f$sitout or f$leave"),
-    ("f$", "a name after 'f$'"),
+/// Functions OpenHoldem 14 refuses, with its reason (`CFunctionCollection::CheckForOutdatedFunction`).
+const OUTDATED: [(&str, &str); 5] = [
+    ("f$alli", "f$alli was replaced by f$allin"),
+    ("f$rais", "f$rais was replaced by f$raise"),
+    (
+        "f$play",
+        "f$play was replaced by f$sitin, f$sitout and f$leave",
+    ),
+    ("f$P", "f$P was replaced by f$prwin_number_of_opponents"),
+    (
+        "f$swag",
+        "f$swag and its helpers were replaced by f$betsize (raise-to, in dollars)",
+    ),
 ];
 
+/// The WinHoldem sections of old bots (OH 14: "Found unknown function type").
+const WINHOLDEM_SECTIONS: [&str; 4] = ["bankroll", "defcon", "rake", "nit"];
+
+/// The hint that goes with every refusal `alea holdem upgrade` repairs.
+pub(crate) const UPGRADE_HINT: &str =
+    "`alea holdem upgrade FILE` rewrites an old bot for OpenHoldem 14";
+
 fn classify(name: &str, span: Span) -> Result<SectionKind, Diagnostic> {
+    // CFormulaParser::ParseFormula: dates are ignored, `notes` and `dll` in any case.
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         return Ok(SectionKind::Date);
     }
-    if name == "notes" {
+    if name.eq_ignore_ascii_case("notes") {
         return Ok(SectionKind::Notes);
     }
     if name.eq_ignore_ascii_case("dll") {
         return Ok(SectionKind::Dll);
     }
-    if let Some((old, new)) = RENAMED.iter().find(|(old, _)| *old == name) {
+    if let Some((_, why)) = OUTDATED.iter().find(|(old, _)| *old == name) {
         return Err(
-            Diagnostic::error(format!("function '{old}' was renamed: use {new}")).with_span(span),
+            Diagnostic::error(format!("outdated function '{name}': {why}"))
+                .with_span(span)
+                .with_help(UPGRADE_HINT),
         );
+    }
+    if name.starts_with("f$OpenPPL") {
+        return Err(Diagnostic::error(format!(
+            "'{name}' is old-style translated OpenPPL, which OpenHoldem 14 no longer loads"
+        ))
+        .with_span(span)
+        .with_help(
+            "OpenHoldem 14 reads plain-text OpenPPL: ##f$preflop## … ##f$river## with WHEN rules",
+        ));
+    }
+    if name == "f$" {
+        return Err(Diagnostic::error("function name missing after 'f$'").with_span(span));
     }
     if name == "f$debug" {
         return Ok(SectionKind::Debug);
     }
     if name.starts_with("f$") {
+        // CFunctionCollection::CheckForMisspelledOpenPPLMainFunction.
+        let lower = name.to_ascii_lowercase();
+        if lower != name && ["f$preflop", "f$flop", "f$turn", "f$river"].contains(&lower.as_str()) {
+            return Err(Diagnostic::error(format!(
+                "misspelled OpenPPL main function '{name}': the main functions are lower case"
+            ))
+            .with_span(span)
+            .with_help(format!("write ##{lower}##")));
+        }
         return Ok(SectionKind::Function);
     }
     if name.starts_with("list") && name.len() > 4 {
         return Ok(SectionKind::List);
     }
-    if matches!(name, "bankroll" | "defcon" | "rake" | "nit") {
-        let mut d =
-            Diagnostic::error(format!("obsolete WinHoldem section '{name}'")).with_span(span);
-        if name == "nit" {
-            d = d.with_help("use ##f$prwin_number_of_iterations##");
-        }
-        return Err(d);
-    }
+    // COHScriptObject::IsOpenPPLSymbol: an upper-case first letter is an OpenPPL function.
     if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-        return Err(Diagnostic::error("OpenPPL symbols are not supported")
-            .with_span(span)
-            .with_note(format!("section '{name}' looks like an OpenPPL symbol")));
+        return Ok(SectionKind::Function);
     }
-    Err(Diagnostic::error(format!("unknown section kind '{name}'"))
-        .with_span(span)
-        .with_help("functions are ##f$name##, hand lists ##listNAME##"))
+    let mut d = Diagnostic::error(format!("unknown section kind '{name}'")).with_span(span);
+    if WINHOLDEM_SECTIONS.contains(&name) {
+        d = d
+            .with_note(format!(
+                "'{name}' is an obsolete WinHoldem section; OpenHoldem 14 refuses it"
+            ))
+            .with_help(UPGRADE_HINT);
+    } else {
+        d = d.with_help("functions are ##f$name## or ##OpenPPLName##, hand lists ##listNAME##; did you forget 'f$'?");
+    }
+    Err(d)
 }
 
 /// A hand list: the 169 classes as a 13×13 matrix. `[hi][lo]` with hi > lo is suited,
@@ -242,7 +289,7 @@ impl HandList {
         if b.len() == 2 {
             if hi != lo {
                 return Err(format!(
-                    "old-style list member '{member}': write '{member}s' and/or '{member}o'"
+                    "old-style list member '{member}' (OpenHoldem 14 refuses it): write '{member}s' and/or '{member}o'"
                 ));
             }
             self.cells[hi][hi] = true;
@@ -254,7 +301,9 @@ impl HandList {
             _ => return Err(invalid()),
         };
         if hi == lo {
-            return Err(format!("pairs take no suffix: '{member}'"));
+            // COHScriptList::Set: `AAo` and `KKs` are the pair.
+            self.cells[hi][hi] = true;
+            return Ok(());
         }
         if suited {
             self.cells[hi][lo] = true;
@@ -301,7 +350,11 @@ pub fn parse_hand_list(file: &SourceFile, body: Span, diags: &mut Vec<Diagnostic
                 i += 1;
             }
             if let Err(msg) = list.add(&text[start..i]) {
-                diags.push(Diagnostic::error(msg).with_span(Span::new(start, i)));
+                let mut d = Diagnostic::error(msg).with_span(Span::new(start, i));
+                if d.message.starts_with("old-style") {
+                    d = d.with_help(UPGRADE_HINT);
+                }
+                diags.push(d);
             }
         }
     }
@@ -359,11 +412,25 @@ mod tests {
         assert_eq!(s.len(), 4);
         assert_eq!(s[2], (SectionKind::Function, "f$a".into()));
         assert_eq!(s[3], (SectionKind::List, "list7".into()));
+        // OH 14 skips text before the first header (warning here); no header at all is an error.
         assert_eq!(
             split("hello\n##f$a##\n").1,
-            ["text before the first section header"]
+            ["text before the first section header is ignored"]
+        );
+        assert_eq!(
+            split("hello\n").1,
+            ["the file contains no section: no ##f$name## or ##listNAME## header"]
         );
         assert_eq!(split("##asdf##\n").1, ["unknown section kind 'asdf'"]);
+        assert_eq!(
+            split("##bankroll##\n").1,
+            ["unknown section kind 'bankroll'"]
+        );
+        assert_eq!(split("##NOTES##\n##f$srai##\n").1, Vec::<String>::new());
+        assert_eq!(
+            split("##f$Preflop##\n").1,
+            ["misspelled OpenPPL main function 'f$Preflop': the main functions are lower case"]
+        );
         assert_eq!(split("##f$a\n").1, ["section header without closing '##'"]);
         assert_eq!(split("####\n").1, ["empty section name '####'"]);
         assert_eq!(
@@ -371,26 +438,29 @@ mod tests {
             ["text after the closing '##' of a section header"]
         );
         assert_eq!(
-            split("##Raise##\n").1,
-            ["OpenPPL symbols are not supported"]
+            split("##Raise##\n").0[0],
+            (SectionKind::Function, "Raise".into())
         );
         assert_eq!(
             split("##f$swag##\n").1,
-            ["function 'f$swag' was renamed: use f$betsize"]
+            [
+                "outdated function 'f$swag': f$swag and its helpers were replaced by f$betsize (raise-to, in dollars)"
+            ]
         );
-        assert_eq!(split("##nit##\n").1, ["obsolete WinHoldem section 'nit'"]);
+        assert_eq!(split("##nit##\n").1, ["unknown section kind 'nit'"]);
     }
 
     #[test]
     fn lists() {
-        let f = SourceFile::new("t", "AA KAs /* c */ t9o // x\n AK AAs 22+ Q");
+        let f = SourceFile::new("t", "AA KAs /* c */ t9o // x\n AK KKs 22+ Q");
         let mut d = Vec::new();
         let l = parse_hand_list(&f, Span::new(0, f.text().len()), &mut d);
         assert!(l.contains(14, 14, false));
         assert!(l.contains(13, 14, true));
         assert!(!l.contains(13, 14, false));
         assert!(l.contains(9, 10, false));
-        assert_eq!(l.len(), 3);
+        assert!(l.contains(13, 13, false));
+        assert_eq!(l.len(), 4);
         // Non-ASCII junk is one bad member, never a panic.
         let f2 = SourceFile::new("t", "AA é//x\nKé ");
         let mut d2 = Vec::new();
@@ -400,8 +470,7 @@ mod tests {
         assert_eq!(
             m,
             [
-                "old-style list member 'AK': write 'AKs' and/or 'AKo'",
-                "pairs take no suffix: 'AAs'",
+                "old-style list member 'AK' (OpenHoldem 14 refuses it): write 'AKs' and/or 'AKo'",
                 "invalid hand-list member '22+'",
                 "invalid hand-list member 'Q'"
             ]

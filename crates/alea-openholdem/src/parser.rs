@@ -5,7 +5,7 @@
 //! the limit is a plain counter.
 
 use crate::ast::{Ast, BinOp, Expr, NodeId, PREFIX_PRECEDENCE, UnOp};
-use crate::lexer::{Bracket, OpTok, Tok, Token, lex};
+use crate::lexer::{Bracket, Kw, OpTok, Tok, Token, lex};
 use alea_core::{Diagnostic, SourceFile, Span};
 
 /// Deepest nesting accepted: open brackets plus pending prefix, right-associative and
@@ -59,12 +59,15 @@ fn prefix_op(op: OpTok) -> Option<UnOp> {
     })
 }
 
-struct Parser<'a> {
+pub(crate) struct Parser<'a> {
     file: &'a SourceFile,
     ast: &'a mut Ast,
     operands: Vec<NodeId>,
     stack: Vec<Pending>,
     end_name: &'a str,
+    /// Inside an OpenPPL function `%` is percentage, and `N%` before `FORCE` ends the
+    /// expression (`CFormulaParser::ParseExpression`).
+    pub(crate) percent: bool,
 }
 
 /// Parses the body `file.text()[start..end]` into `ast`. `Ok(None)` is an empty body (value 0).
@@ -77,22 +80,53 @@ pub fn parse_body(
     end_name: &str,
 ) -> Result<Option<NodeId>, Diagnostic> {
     let tokens = lex(file.text(), start, end)?;
-    let mut p = Parser {
-        file,
-        ast,
-        operands: Vec::new(),
-        stack: Vec::new(),
-        end_name,
-    };
-    p.run(&tokens)
+    let mut p = Parser::new(file, ast, end_name);
+    let (root, stop) = p.expression(&tokens, 0)?;
+    p.expect_end(&tokens, stop)?;
+    Ok(root)
 }
 
-impl Parser<'_> {
-    fn describe(&self, t: &Token) -> String {
+impl<'a> Parser<'a> {
+    pub(crate) fn new(file: &'a SourceFile, ast: &'a mut Ast, end_name: &'a str) -> Parser<'a> {
+        Parser {
+            file,
+            ast,
+            operands: Vec::new(),
+            stack: Vec::new(),
+            end_name,
+            percent: false,
+        }
+    }
+
+    pub(crate) fn describe(&self, t: &Token) -> String {
         match t.tok {
             Tok::Eof => self.end_name.to_string(),
             _ => format!("'{}'", self.file.slice(t.span)),
         }
+    }
+
+    pub(crate) fn ast(&mut self) -> &mut Ast {
+        self.ast
+    }
+
+    /// An error unless `tokens[stop]` is the end.
+    pub(crate) fn expect_end(&self, tokens: &[Token], stop: usize) -> Result<(), Diagnostic> {
+        let t = &tokens[stop.min(tokens.len() - 1)];
+        if t.tok == Tok::Eof {
+            return Ok(());
+        }
+        let mut d = Diagnostic::error(format!(
+            "unexpected {} after end of expression",
+            self.describe(t)
+        ))
+        .with_span(t.span);
+        if t.tok == Tok::Kw(Kw::When) {
+            // CFormulaParser::CheckForExtraTokensAfterEndOfFunction.
+            d = d.with_note(
+                "this function is one OH-script expression; an OpenPPL function starts with WHEN",
+            );
+        }
+        Err(d)
     }
 
     fn push_pending(&mut self, p: Pending, at: Span) -> Result<(), Diagnostic> {
@@ -105,13 +139,72 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn run(&mut self, tokens: &[Token]) -> Result<Option<NodeId>, Diagnostic> {
-        if tokens.len() == 1 {
-            return Ok(None);
+    fn push_operand(&mut self, id: NodeId) {
+        self.operands.push(id);
+    }
+
+    /// `hand = AKs` / `board = AKQ`: OH 14's Shanky-style expression, the identifier
+    /// `hand$AKs` (`CFormulaParser::ParseShankyStyleHandAndBoardExpression`). Returns the
+    /// index after it.
+    fn hand_expression(&mut self, tokens: &[Token], at: usize) -> Result<usize, Diagnostic> {
+        let kw = tokens[at];
+        let prefix = if kw.tok == Tok::Kw(Kw::Hand) {
+            "hand$"
+        } else {
+            "board$"
+        };
+        let eq = tokens[at + 1];
+        if !matches!(eq.tok, Tok::Op(OpTok::Eq | OpTok::ApproxEq)) {
+            return Err(Diagnostic::error(format!(
+                "expected '=' after '{}' in a hand or board expression, found {}",
+                self.file.slice(kw.span),
+                self.describe(&eq)
+            ))
+            .with_span(eq.span)
+            .with_help(format!(
+                "write '{} = AKs', or the symbol '{prefix}AKs'",
+                self.file.slice(kw.span)
+            )));
+        }
+        let mut name = prefix.to_string();
+        let mut i = at + 2;
+        let mut span = kw.span.to(eq.span);
+        let looks = |s: &str| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|c| b"23456789TJQKASUIEDCH".contains(&c.to_ascii_uppercase()))
+        };
+        while matches!(tokens[i].tok, Tok::Ident | Tok::Num(_) | Tok::Cards)
+            && looks(self.file.slice(tokens[i].span))
+        {
+            name.push_str(self.file.slice(tokens[i].span));
+            span = span.to(tokens[i].span);
+            i += 1;
+        }
+        let id = self.ast.push(Expr::Ident, span, span);
+        self.ast.names.insert(id, name);
+        self.push_operand(id);
+        Ok(i)
+    }
+
+    /// Parses one expression from `tokens[at..]` and returns it with the index of the token
+    /// that ends it: the end, or a token that cannot continue it (`WHEN`, an action, `FORCE`).
+    pub(crate) fn expression(
+        &mut self,
+        tokens: &[Token],
+        at: usize,
+    ) -> Result<(Option<NodeId>, usize), Diagnostic> {
+        self.operands.clear();
+        self.stack.clear();
+        if tokens[at].tok == Tok::Eof {
+            return Ok((None, at));
         }
         let mut expect_operand = true;
         let mut prev: Option<&Token> = None;
-        for t in tokens {
+        let mut idx = at;
+        while idx < tokens.len() {
+            let t = &tokens[idx];
+            idx += 1;
             if expect_operand {
                 match t.tok {
                     Tok::Num(v) => {
@@ -123,6 +216,31 @@ impl Parser<'_> {
                         let id = self.ast.push(Expr::Ident, t.span, t.span);
                         self.operands.push(id);
                         expect_operand = false;
+                    }
+                    Tok::Kw(Kw::Hand | Kw::Board) => {
+                        idx = self.hand_expression(tokens, idx - 1)?;
+                        expect_operand = false;
+                    }
+                    Tok::Kw(Kw::In) if tokens[idx].tok == Tok::Ident => {
+                        // `In BigBlind` is `InBigBlind` (ParseShankyStyleInPositionExpression).
+                        let pos = tokens[idx];
+                        idx += 1;
+                        let span = t.span.to(pos.span);
+                        let id = self.ast.push(Expr::Ident, span, span);
+                        self.ast
+                            .names
+                            .insert(id, format!("In{}", self.file.slice(pos.span)));
+                        self.operands.push(id);
+                        expect_operand = false;
+                    }
+                    Tok::Cards => {
+                        let text = self.file.slice(t.span);
+                        let mut d = Diagnostic::error("malformed number").with_span(t.span);
+                        if crate::lexer::looks_like_hand(text) {
+                            d = d
+                                .with_help(format!("hand symbols start with '$': write '${text}'"));
+                        }
+                        return Err(d);
                     }
                     Tok::Open(b) => self.push_pending(Pending::Open(b, t.span), t.span)?,
                     Tok::Op(op) if prefix_op(op).is_some() => {
@@ -139,9 +257,15 @@ impl Parser<'_> {
                     _ => return Err(self.expected_operand(t, prev)),
                 }
             } else {
+                let percent_action = self.percent
+                    && t.tok == Tok::Op(OpTok::Mod)
+                    && matches!(tokens[idx].tok, Tok::Kw(Kw::Force | Kw::When) | Tok::Eof);
                 match t.tok {
-                    Tok::Op(op) if binary_op(op).is_some() => {
-                        let b = binary_op(op).unwrap_or(BinOp::Add);
+                    Tok::Op(op) if binary_op(op).is_some() && !percent_action => {
+                        let mut b = binary_op(op).unwrap_or(BinOp::Add);
+                        if b == BinOp::Mod && self.percent && self.file.slice(t.span) == "%" {
+                            b = BinOp::Percent;
+                        }
                         let prec = b.precedence();
                         let right_assoc = b == BinOp::Pow;
                         loop {
@@ -209,41 +333,21 @@ impl Parser<'_> {
                             }
                         }
                     }
-                    Tok::Eof => {
+                    _ => {
+                        // The end, or an operand where an operator belongs: the expression
+                        // ends here if nothing is left open.
                         self.reduce_to_bracket(t)?;
                         if let Some(Pending::Open(open, open_span)) = self.stack.last() {
                             return Err(self.unclosed(*open, *open_span, t));
                         }
-                        return Ok(self.operands.pop());
-                    }
-                    _ => {
-                        // An operand where an operator belongs.
-                        for p in self.stack.iter().rev() {
-                            match p {
-                                Pending::Question(_) => {
-                                    return Err(Diagnostic::error(
-                                        "expected ':' in conditional expression",
-                                    )
-                                    .with_span(t.span));
-                                }
-                                Pending::Open(open, open_span) => {
-                                    return Err(self.unclosed(*open, *open_span, t));
-                                }
-                                _ => {}
-                            }
-                        }
-                        return Err(Diagnostic::error(format!(
-                            "unexpected {} after end of expression",
-                            self.describe(t)
-                        ))
-                        .with_span(t.span));
+                        return Ok((self.operands.pop(), idx - 1));
                     }
                 }
             }
             prev = Some(t);
         }
         // The token list always ends with Eof, handled above.
-        Ok(self.operands.pop())
+        Ok((self.operands.pop(), tokens.len() - 1))
     }
 
     fn unclosed(&self, open: Bracket, open_span: Span, found: &Token) -> Diagnostic {
@@ -259,6 +363,19 @@ impl Parser<'_> {
     }
 
     fn expected_operand(&self, t: &Token, prev: Option<&Token>) -> Diagnostic {
+        if let Tok::Kw(kw) = t.tok
+            && kw != Kw::Hand
+            && kw != Kw::Board
+        {
+            let word = self.file.slice(t.span).to_ascii_uppercase();
+            let what = match kw {
+                Kw::When => {
+                    "starts an OpenPPL rule, which begins a function body, not an expression"
+                }
+                _ => "is an OpenPPL keyword: it belongs to a WHEN rule",
+            };
+            return Diagnostic::error(format!("'{word}' {what}")).with_span(t.span);
+        }
         let mut d = Diagnostic::error(format!(
             "expected an operand (number, identifier, bracket, prefix operator), found {}",
             self.describe(t)

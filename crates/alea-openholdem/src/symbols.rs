@@ -211,6 +211,14 @@ impl Symbol {
 pub fn constant(name: &str) -> Option<f64> {
     Some(match name {
         "e" => std::f64::consts::E,
+        // CSymbolEngineConstants (OH 14).
+        "true" => 1.0,
+        "false" => 0.0,
+        "ace" => 14.0,
+        "king" => 13.0,
+        "queen" => 12.0,
+        "jack" => 11.0,
+        "ten" => 10.0,
         "preflop" => 1.0,
         "flop" => 2.0,
         "turn" => 3.0,

@@ -268,9 +268,12 @@ fn file_vectors() {
     // Cycles count even in branches never taken.
     assert!(load("##f$a##\n0 ? f$a : 1\n").is_err());
 
-    for bad in ["##list1##\nAK\n", "hello\n##f$a##\n1\n", "##asdf##\n"] {
+    for bad in ["##list1##\nAK\n", "hello\n", "##asdf##\n"] {
         assert!(load(bad).is_err(), "{bad}");
     }
+    // Issue 12: text before the first header is skipped, as OpenHoldem 14 skips it
+    // (CFormulaFileSplitter::SkipShankyOptionSettings); a file without any header is refused.
+    assert!(load("hello\n##f$a##\n1\n").is_ok());
 }
 
 fn state(json: &str) -> TableState {

@@ -76,17 +76,25 @@ impl Builder<'_> {
         for (i, used) in self.list_used.iter().enumerate() {
             if !used {
                 let name = &self.lists[i].0;
+                let (file, span) = self.list_places[i];
                 self.lint.push(Located {
-                    file: 0,
+                    file,
                     diagnostic: Diagnostic::warning(format!("list '{name}' is never used"))
-                        .with_span(self.section_span(name)),
+                        .with_span(span),
                 });
             }
         }
         for (i, f) in self.functions.iter().enumerate() {
-            if f.file == 0 && !f.standard && !self.fn_used[i] && f.name != "f$debug" {
+            // OpenPPL functions (upper case) are a library's offer: unused is normal.
+            let library = f.name.starts_with(|c: char| c.is_ascii_uppercase());
+            if f.file < self.formula_files
+                && !f.standard
+                && !library
+                && !self.fn_used[i]
+                && f.name != "f$debug"
+            {
                 self.lint.push(Located {
-                    file: 0,
+                    file: f.file,
                     diagnostic: Diagnostic::warning(format!(
                         "function '{}' is never used and is not a standard function",
                         f.name
@@ -108,12 +116,5 @@ impl Builder<'_> {
             }
         }
         crate::lint::precedence_traps(self.files, &self.ast, &self.functions, &mut self.lint);
-    }
-
-    fn section_span(&self, name: &str) -> Span {
-        let text = self.files[0].text();
-        let needle = format!("##{name}##");
-        text.find(&needle)
-            .map_or(Span::point(0), |i| Span::new(i + 2, i + 2 + name.len()))
     }
 }

@@ -7,9 +7,17 @@ use crate::symbols::{self, Symbol};
 use alea_core::{Diagnostic, Span};
 
 impl Builder<'_> {
-    fn name_of(&self, f: u32, n: NodeId) -> String {
+    pub(super) fn name_of(&self, f: u32, n: NodeId) -> String {
+        if let Some(name) = self.ast.names.get(&n) {
+            return name.clone();
+        }
         let file = self.functions[f as usize].file;
         self.files[file].slice(self.ast.node(n).op_span).to_string()
+    }
+
+    /// The memory cell of an OpenPPL user variable (`user…`, case as written).
+    pub(super) fn user_variable(&mut self, name: &str) -> u32 {
+        self.memory_cell(name)
     }
 
     fn slot(&mut self, key: String, sym: Symbol) -> u32 {
@@ -39,13 +47,24 @@ impl Builder<'_> {
         let name = self.name_of(f, n);
         let span = self.ast.node(n).op_span;
         let file = self.functions[f as usize].file;
-        if let Err(d) = self.emit_name(f, &name, span, n, true) {
-            self.error(file, d);
+        if let Err(mut d) = self.emit_name(f, &name, span, n, true) {
+            if self.functions[f as usize].name == "f$debug" {
+                // The debug tab is a scratch pad: an unknown name there is a warning and
+                // the line shows 0.
+                d.severity = alea_core::Severity::Warning;
+                d.message = format!("{} (in the debug tab: the line shows 0)", d.message);
+                self.lint.push(super::Located {
+                    file,
+                    diagnostic: d,
+                });
+            } else {
+                self.error(file, d);
+            }
             self.emit(Instr::Const(0.0), n);
         }
     }
 
-    fn call_function(
+    pub(super) fn call_function(
         &mut self,
         f: u32,
         name: &str,
@@ -74,7 +93,7 @@ impl Builder<'_> {
         }
     }
 
-    fn emit_name(
+    pub(super) fn emit_name(
         &mut self,
         f: u32,
         name: &str,
@@ -86,6 +105,19 @@ impl Builder<'_> {
             self.emit(Instr::Const(v), n);
             return Ok(());
         }
+        if let Some((why, instead)) = crate::outdated::outdated_symbol(name) {
+            let mut d = Diagnostic::error(format!(
+                "outdated symbol '{name}' (OpenHoldem 14 refuses it): {why}"
+            ))
+            .with_span(span);
+            if let Some(new) = instead {
+                d = d.with_help(format!("use '{new}'; {}", crate::ohf::UPGRADE_HINT));
+            }
+            return Err(d);
+        }
+        if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return self.emit_openppl_name(f, name, span, n);
+        }
         if name.starts_with("f$") {
             if name == "f$debug" {
                 self.emit(Instr::Const(0.0), n);
@@ -95,6 +127,13 @@ impl Builder<'_> {
                 return Ok(());
             }
             if self.standard.iter().any(|s| s == name) {
+                let file = self.functions[f as usize].file;
+                self.undefined_standard.push(super::Located {
+                    file,
+                    diagnostic: Diagnostic::error(format!("undefined function '{name}'"))
+                        .with_span(span)
+                        .with_note("a standard function the profile does not define is 0"),
+                });
                 self.emit(Instr::Const(0.0), n);
                 return Ok(());
             }
@@ -130,6 +169,17 @@ impl Builder<'_> {
             self.emit_symbol(f, sym, name, span, n);
             return Ok(());
         }
+        if name.len() >= 4 && name[..4].eq_ignore_ascii_case("user") {
+            // CSymbolEngineOpenPPLUserVariables::EvaluateSymbol: 1 once SET, else 0.
+            let cell = self.user_variable(name);
+            let file = self.functions[f as usize].file;
+            self.memory_reads.push((file, span, cell));
+            self.emit(Instr::MemRead(cell), n);
+            return Ok(());
+        }
+        if let Some(parts) = super::multiplex::split(name) {
+            return self.emit_multiplexed(f, parts, span, n);
+        }
         if symbols::is_live_table_name(name) {
             return Err(Diagnostic::error(format!(
                 "symbol '{name}' needs a live table: not available offline"
@@ -146,7 +196,60 @@ impl Builder<'_> {
         ))
     }
 
-    fn emit_symbol(&mut self, f: u32, sym: Symbol, name: &str, span: Span, n: NodeId) {
+    /// A name with an upper-case first letter is an OpenPPL function of the profile
+    /// (`COHScriptObject::IsOpenPPLSymbol`); names are case-sensitive, and a name differing
+    /// only in case gets OH 14's hint (`CFunctionCollection::GetSimilarNameWithDifferentCases`).
+    /// Without a definition the action constants (`Fold`, `RaiseMax` …) and `Others` have the
+    /// values of OH 14's OpenPPL library.
+    fn emit_openppl_name(
+        &mut self,
+        f: u32,
+        name: &str,
+        span: Span,
+        n: NodeId,
+    ) -> Result<(), Diagnostic> {
+        if self.call_function(f, name, span, n, None) {
+            return Ok(());
+        }
+        if let Some(parts) = super::multiplex::split(name) {
+            return self.emit_multiplexed(f, parts, span, n);
+        }
+        let builtin = match name {
+            "Others" => Some(1.0),
+            _ => crate::openppl::action_constant(name),
+        };
+        if let Some(v) = builtin {
+            self.emit(Instr::Const(v), n);
+            return Ok(());
+        }
+        let mut d =
+            Diagnostic::error(format!("undefined OpenPPL function '{name}'")).with_span(span);
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with("hand$") || lower.starts_with("board$") || lower.starts_with("user") {
+            d = d.with_help("hand$ and board$ expressions and user variables are lower case");
+        } else if self.openppl_library_missing(name) {
+            d = d.with_help(
+                "OpenPPL symbols come from OpenHoldem's OpenPPL library: add its files to the profile",
+            );
+        }
+        let mut candidates = symbols::all_names();
+        candidates.extend(self.fn_index.keys().cloned());
+        Err(with_suggestions(
+            d,
+            name,
+            candidates.iter().map(|s| s.as_str()),
+        ))
+    }
+
+    /// True when the profile defines no OpenPPL function at all (so no library is loaded).
+    fn openppl_library_missing(&self, _name: &str) -> bool {
+        !self
+            .fn_index
+            .keys()
+            .any(|k| k.starts_with(|c: char| c.is_ascii_uppercase()))
+    }
+
+    pub(super) fn emit_symbol(&mut self, f: u32, sym: Symbol, name: &str, span: Span, n: NodeId) {
         let deps = sym.function_deps();
         for (k, dep) in deps.iter().enumerate() {
             let defined_nonempty = self
@@ -179,10 +282,14 @@ impl Builder<'_> {
                 .with_span(span)
                 .with_help("forms: me_st_NAME_VALUE, me_re_NAME, me_inc_NAME, me_add_NAME_VALUE, me_sub_NAME_VALUE")
         };
-        let valid_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric());
+        let valid_name =
+            |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '$');
         let (verb, tail) = rest.split_once('_').ok_or_else(|| bad("missing a NAME"))?;
         match verb {
             "re" | "inc" => {
+                // CSymbolEngineMemorySymbols::LeftHandSide: the NAME ends at the next '_';
+                // OH 14 ignores what follows (`me_re_pot_old` reads `pot`).
+                let tail = tail.split('_').next().unwrap_or("");
                 if !valid_name(tail) {
                     return Err(bad("NAME is letters and digits"));
                 }

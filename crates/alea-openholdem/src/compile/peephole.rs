@@ -12,6 +12,7 @@ pub(super) fn fold_binary(op: BinOp, a: f64, b: f64) -> Option<f64> {
     Some(match op {
         BinOp::Pow => ops::pow(a, b),
         BinOp::Mul => a * b,
+        BinOp::Percent => a * b * 0.01,
         BinOp::Div if b != 0.0 => a / b,
         BinOp::Mod if b != 0.0 => ops::fmod(a, b),
         BinOp::Add => a + b,
