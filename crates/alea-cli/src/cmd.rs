@@ -6,4 +6,5 @@ pub mod dice;
 pub mod ezscript;
 pub mod ezsystem;
 pub mod holdem;
+pub mod holdem_upgrade;
 pub mod serve;

