@@ -6,8 +6,8 @@
 use super::api;
 use alea_core::{Diagnostic, SourceFile, Span};
 use alea_openholdem::{
-    Compilation, Located, Machine, RunOptions, TableState, TraceLine, bit_pattern, compile_expr,
-    compile_file, format_value,
+    Compilation, Located, Request, RunOptions, Selection, TableState, TraceLine, bit_pattern,
+    compile_expr, compile_file, evaluate, format_value,
 };
 use serde_json::{Value, json};
 
@@ -132,83 +132,60 @@ pub fn run(input: &Value) -> Value {
     let Some(program) = &c.program else {
         return json!({"ok": false, "errors": diagnostics(&c, false)});
     };
-    let mut m = Machine::new(program);
-    // prwin's simulation is the one costly symbol: cap it (about 0.1 s heads-up).
-    m.set_options(RunOptions {
-        max_iterations: Some(PLAYGROUND_MAX_ITERATIONS),
-        ..RunOptions::default()
-    });
     let seed = input
         .get("seed")
         .and_then(Value::as_u64)
         .or(state.as_ref().and_then(|s| s.seed))
         .unwrap_or(1);
-    if let Some(s) = state {
-        m.set_state(Box::new(s));
-    }
-    m.set_seed(seed);
-    if trace {
-        m.enable_trace();
-    }
-    m.begin_run();
-    let mut results = Vec::new();
-    let mut debug = Vec::new();
-    let is_expr = c.files.len() > 1;
-    let outcome: Result<(), Box<Located>> = (|| {
-        if is_expr {
-            let v = m.eval_expr()?;
-            results.push(json!({"name": "<expr>", "value": value_json(v),
-                                "shown": format_value(v)}));
-            return Ok(());
-        }
-        let names = names.unwrap_or_else(|| {
-            let mut n: Vec<String> = program
-                .function_names()
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            if program.has_debug() {
-                n.push("f$debug".into());
-            }
-            n
-        });
-        for name in names {
-            if name == "f$debug" && program.has_debug() {
-                let texts = program.debug_expressions();
-                for ((_, v, bitwise), text) in m.eval_debug()?.into_iter().zip(texts) {
-                    let shown = if bitwise {
-                        format!("0b{}", bit_pattern(v))
-                    } else {
-                        format!("{v:.3}")
-                    };
-                    debug.push(json!({"expression": text, "value": value_json(v),
-                                      "shown": shown}));
-                }
-                continue;
-            }
-            let v = m.eval(&name)?;
-            results.push(json!({"name": name, "value": value_json(v), "shown": format_value(v)}));
-        }
-        Ok(())
-    })();
-    let mut diags: Vec<Located> = c.diagnostics.clone();
-    diags.extend(m.warnings().iter().cloned());
-    let failed = outcome.is_err();
-    if let Err(e) = outcome {
-        diags.push(*e);
-    }
-    let errors: Vec<Value> = diags.iter().map(|d| located(&c.files, d)).collect();
-    let trace: Vec<Value> = if trace {
-        m.take_trace().iter().map(trace_json).collect()
-    } else {
-        Vec::new()
+    let request = Request {
+        selection: if c.files.len() > 1 {
+            Selection::Expression
+        } else {
+            names.map_or(Selection::Everything, Selection::Named)
+        },
+        trace,
+        // prwin's simulation is the one costly symbol: cap it (about 0.1 s heads-up).
+        options: RunOptions {
+            max_iterations: Some(PLAYGROUND_MAX_ITERATIONS),
+            ..RunOptions::default()
+        },
+        seed,
     };
-    let memory: serde_json::Map<String, Value> = m
-        .memory()
+    let e = evaluate(program, state, &request);
+    let results: Vec<Value> = e
+        .results
+        .iter()
+        .map(|r| {
+            let mut v = json!({"name": r.name, "value": value_json(r.value), "shown": format_value(r.value)});
+            if let Some(a) = &r.action {
+                v["action"] = json!(a);
+            }
+            v
+        })
+        .collect();
+    let debug: Vec<Value> = e
+        .debug
+        .iter()
+        .map(|d| {
+            let shown = if d.bitwise {
+                format!("0b{}", bit_pattern(d.value))
+            } else {
+                format!("{:.3}", d.value)
+            };
+            json!({"expression": d.expression, "value": value_json(d.value), "shown": shown})
+        })
+        .collect();
+    let mut diags: Vec<Located> = c.diagnostics.clone();
+    diags.extend(e.warnings.iter().cloned());
+    diags.extend(e.error.iter().cloned());
+    let errors: Vec<Value> = diags.iter().map(|d| located(&c.files, d)).collect();
+    let trace: Vec<Value> = e.trace.iter().map(trace_json).collect();
+    let memory: serde_json::Map<String, Value> = e
+        .memory
         .into_iter()
         .map(|(k, v)| (k, value_json(v)))
         .collect();
-    json!({"ok": !failed, "seed": seed, "results": results, "debug": debug, "trace": trace,
+    json!({"ok": e.error.is_none(), "seed": seed, "results": results, "debug": debug, "trace": trace,
            "memory": memory, "errors": errors})
 }
 
