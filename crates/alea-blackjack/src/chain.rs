@@ -815,9 +815,17 @@ pub(crate) fn transient_visits(
             }
         }
     }
+    solve_row(q, b.to_vec())
+}
+
+/// Solves `x = b + x·Q` for a substochastic `Q` whose powers vanish, by eliminating one
+/// unknown at a time: every intermediate value is a sum of non-negative terms, so the
+/// non-negative fractions suffice.
+pub(crate) fn solve_row(q: Vec<Vec<Ratio>>, b: Vec<Ratio>) -> Result<Vec<Ratio>, ChainError> {
+    let size = b.len();
     // Equation k: x_k (1 − Q[k][k]) = b_k + Σ_{i≠k} x_i Q[i][k]. Solve for x_k from the last
     // down, substituting it into the remaining equations; then back-substitute upwards.
-    let mut rhs: Vec<Ratio> = b.to_vec();
+    let mut rhs: Vec<Ratio> = b;
     let mut coef = q; // coef[i][k]: weight of x_i in x_k's equation
     for k in (0..size).rev() {
         let stay = &Ratio::one() - &coef[k][k];

@@ -61,6 +61,8 @@ pub struct GapLaw {
     pub distribution: Vec<Ratio>,
     /// P(gap > last listed gap); zero for bounded laws.
     pub tail: Ratio,
+    /// E[gap²], exact whatever the tail (`None` when the chain is too large to solve for it).
+    pub second_moment: Option<Ratio>,
 }
 
 /// Exact long-run statistics of a randomizer.
@@ -621,6 +623,7 @@ fn analyse(
             max_gap: Some(0),
             distribution: Vec::new(),
             tail: Ratio::zero(),
+            second_moment: None,
         }
     } else {
         // v0 = after_x / frequency: numerators over the common denominator `frequency`.
@@ -628,7 +631,10 @@ fn analyse(
             num: after_x,
             den: frequency.clone(),
         };
-        gap_law(&chain, start, &l, &edge_w, &x_weight, &opts.tail, budget)?
+        let mut law = gap_law(&chain, start, &l, &edge_w, &x_weight, &opts.tail, budget)?;
+        let p = Ratio::new(frequency.clone(), dl.clone());
+        law.second_moment = gap_second_moment(&chain, &weight, &p, opts.max_solve);
+        law
     };
     Ok(PieceResult {
         frequency: Ratio::new(frequency, dl.clone()),
@@ -637,6 +643,49 @@ fn analyse(
         gap,
         states: n,
     })
+}
+
+/// E[gap²] of the piece whose edges are `is_x`, from the long-run weights: with τ the number
+/// of other deals before the next X from a long-run state, P(τ = k) = p·P(gap ≥ k) (the deal
+/// before is an X exactly when the run of other deals starts there), so
+/// E[τ] = p·E[gap(gap+1)]/2 and, with Kac's E[gap] = 1/p − 1, E[gap²] = 2E[τ]/p − E[gap].
+/// E[τ] solves h = c + Q·h over the recurrent states (Q: their non-X moves).
+fn gap_second_moment(
+    chain: &Chain,
+    weight: &[Ratio],
+    p: &Ratio,
+    max_solve: usize,
+) -> Option<Ratio> {
+    let states: Vec<usize> = (0..chain.keys.len())
+        .filter(|&s| !weight[s].is_zero())
+        .collect();
+    if states.len() > max_solve || p.is_zero() {
+        return None;
+    }
+    let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    let size = states.len();
+    // Transposed, so that the row solver answers the column system.
+    let mut qt = vec![vec![Ratio::zero(); size]; size];
+    let mut c = vec![Ratio::zero(); size];
+    for (i, &s) in states.iter().enumerate() {
+        for e in chain.edges[s].iter().filter(|e| !e.is_x) {
+            let j = *pos.get(&e.to)?;
+            qt[j][i] = &qt[j][i] + &e.prob;
+            c[i] = &c[i] + &e.prob;
+        }
+    }
+    let h = chain::solve_row(qt, c).ok()?;
+    let tau = chain::sum(
+        states
+            .iter()
+            .zip(&h)
+            .map(|(&s, h)| &weight[s] * h)
+            .collect::<Vec<_>>()
+            .iter(),
+    );
+    let mean = &(&Ratio::one() / p) - &Ratio::one();
+    let twice = &(&tau + &tau) / p;
+    Some(&twice - &mean)
 }
 
 /// A law over states as integer numerators over one denominator.
@@ -702,6 +751,7 @@ fn gap_law(
                 max_gap: Some(distribution.len() as u64 - 1),
                 distribution,
                 tail: Ratio::zero(),
+                second_moment: None,
             });
         }
         if unbounded
@@ -711,6 +761,7 @@ fn gap_law(
                 max_gap: None,
                 distribution,
                 tail: Ratio::new(left, den),
+                second_moment: None,
             });
         }
         let den_limbs = den.bits() / 64 + 1;

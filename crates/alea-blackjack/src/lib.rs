@@ -16,14 +16,26 @@
 //! assert_eq!(next.concat(), "LZJISOT");
 //! assert_eq!(dealer.next(), Some(Piece(2))); // L
 //! ```
+//!
+//! One call deals or analyses a spec or preset name; [`Analysis`] holds the analysts' tables:
+//!
+//! ```
+//! use alea_blackjack::{AnalysisOptions, Prob, Ratio, Source, analyse, deal};
+//!
+//! assert_eq!(deal("bag of I,J,L,O,S,T,Z", 0, 7).unwrap().concat(), "LZJISOT");
+//! let seven_bag = analyse(&Source::resolve("7bag").unwrap(), &AnalysisOptions::default()).unwrap();
+//! // A 7-bag piece waits 12 deals or more only when it ends one bag and starts the next.
+//! assert_eq!(seven_bag.gap_at_least(0, 12), Some(Prob::Exact(Ratio::from_u64(1, 49))));
+//! assert!(Source::resolve("tgm9").unwrap_err().to_string().contains("did you mean tgm1/tgm2/tgm3"));
+//! ```
 #![forbid(unsafe_code)]
 
+mod analysis;
 mod chain;
 mod exact;
 mod lexer;
 mod modular;
 mod parser;
-mod plot;
 mod prefix;
 mod presets;
 mod randomizer;
@@ -31,12 +43,15 @@ mod rational;
 mod sim;
 mod spec;
 
+pub use analysis::{
+    Analysis, AnalysisOptions, Fallback, Law, Prob, ResolveError, Source, analyse, deal,
+    similar_presets,
+};
 pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
     exact_unreduced,
 };
 pub use parser::MAX_COUNT;
-pub use plot::{Series, gap_chart_svg};
 pub use prefix::{MAX_PREFIX_PATHS, prefix_law};
 pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
 pub use randomizer::{Piece, Randomizer, STATE_FORMAT};

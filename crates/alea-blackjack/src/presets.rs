@@ -43,16 +43,27 @@ pub fn preset_spec(name: &str) -> Option<&'static str> {
 pub struct UnknownPreset {
     /// The name that was asked for.
     pub name: String,
+    /// Known presets within two edits of it, best first.
+    pub similar: Vec<&'static str>,
+}
+
+impl UnknownPreset {
+    /// The error for `name`, with its near misses.
+    pub fn new(name: &str) -> UnknownPreset {
+        UnknownPreset {
+            name: name.to_string(),
+            similar: crate::analysis::similar_presets(name),
+        }
+    }
 }
 
 impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown preset '{}'; known presets: {}",
-            self.name,
-            preset_names().join(", ")
-        )
+        write!(f, "unknown preset '{}'", self.name)?;
+        if !self.similar.is_empty() {
+            write!(f, "; did you mean {}?", self.similar.join("/"))?;
+        }
+        write!(f, " (known presets: {})", preset_names().join(", "))
     }
 }
 

@@ -294,10 +294,10 @@ impl Randomizer {
     /// A preset drawing from `rng`.
     pub fn preset_with_rng(name: &str, rng: Rng) -> Result<Randomizer, UnknownPreset> {
         if let Some(text) = preset_spec(name) {
-            let spec = Spec::parse(text).map_err(|_| UnknownPreset { name: name.into() })?;
+            let spec = Spec::parse(text).map_err(|_| UnknownPreset::new(name))?;
             return Ok(Randomizer::with_rng(&spec, rng));
         }
-        let b = Builtin::new(name).ok_or_else(|| UnknownPreset { name: name.into() })?;
+        let b = Builtin::new(name).ok_or_else(|| UnknownPreset::new(name))?;
         Ok(Randomizer {
             source: Source::Builtin(b),
             rng,

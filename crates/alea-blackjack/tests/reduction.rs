@@ -174,3 +174,11 @@ fn refusals_name_the_size_and_the_option_that_works() {
     };
     assert!(exact(&spec, &raised).is_ok());
 }
+
+#[test]
+fn lumped_state_counts() {
+    let states = |s: &str| exact(&Spec::parse(s).unwrap(), &opts()).unwrap().states;
+    assert_eq!(states(alea_blackjack::preset_spec("tgm2").unwrap()), 28);
+    assert_eq!(states("I,J,L,O,S,T,Z with 6 history 6 rolls"), 144);
+    assert_eq!(states("I,J,L,O,S,T,Z with 4 history"), 5);
+}

@@ -285,11 +285,7 @@ fn plot_writes_a_deterministic_svg() {
     }
     let svg = std::fs::read_to_string(&a).unwrap();
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-    assert_eq!(
-        svg.matches("stroke-width=\"1.5\"").count(),
-        7,
-        "one series per piece"
-    );
+    assert_eq!(svg.matches("<polyline").count(), 7, "one series per piece");
     assert_eq!(svg, std::fs::read_to_string(&b).unwrap());
     let c = dir.join("c.svg");
     let o = bj(&[
@@ -303,7 +299,7 @@ fn plot_writes_a_deterministic_svg() {
         c.to_str().unwrap(),
     ]);
     assert_eq!(status(&o), 0);
-    assert!(std::fs::read_to_string(&c).unwrap().contains("<path"));
+    assert!(std::fs::read_to_string(&c).unwrap().contains("<polyline"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -475,4 +471,21 @@ fn warnings_never_reject() {
     assert_eq!(status(&o), 0);
     assert_eq!(stdout(&o).split_whitespace().count(), 3);
     assert!(stderr(&o).starts_with("warning: '1 bag of L' is memoryless"));
+}
+
+#[test]
+fn mistyped_preset_names_are_errors_with_suggestions() {
+    let o = bj(&["tgm9"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).starts_with("error: unknown preset 'tgm9'; did you mean tgm1/tgm2/tgm3?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bj(&["--preset", "7bga"]);
+    assert_eq!(status(&o), 2);
+    assert!(stderr(&o).contains("did you mean 7bag?"), "{}", stderr(&o));
+    // A one-piece list far from every preset name still deals.
+    let o = bj(&["banana", "-n", "3", "--seed", "0"]);
+    assert_eq!(stdout(&o), "banana banana banana\n");
 }

@@ -2,8 +2,8 @@
 //! (docs/blackjack.md; spec §7).
 
 use alea_blackjack::{
-    ExactError, ExactOptions, ExactStats, Randomizer, Ratio, Series, SimStats, Spec, SpecError,
-    exact, exact_preset, gap_chart_svg, preset_names, preset_spec, simulate_randomizer,
+    Analysis, AnalysisOptions, ExactError, ExactOptions, ExactStats, Fallback, Law, Prob, Ratio,
+    ResolveError, SimStats, Source, Spec, SpecError, analyse, exact, preset_names, preset_spec,
 };
 use alea_core::{RenderOptions, SourceFile};
 use std::io::{self, BufWriter, Write};
@@ -63,36 +63,6 @@ pub struct Args {
     pub compare: bool,
 }
 
-/// What to deal: a spec (spec presets expand to one) or a built-in preset.
-#[derive(Clone)]
-enum Target {
-    Spec(Spec),
-    Builtin(&'static str),
-}
-
-impl Target {
-    fn label(&self) -> String {
-        match self {
-            Target::Spec(s) => s.to_string(),
-            Target::Builtin(n) => n.to_string(),
-        }
-    }
-
-    fn randomizer(&self, seed: u64) -> Randomizer {
-        match self {
-            Target::Spec(s) => Randomizer::new(s, seed),
-            Target::Builtin(n) => Randomizer::preset(n, seed).expect("built-in preset exists"),
-        }
-    }
-
-    fn exact(&self, opts: &ExactOptions) -> Result<ExactStats, ExactError> {
-        match self {
-            Target::Spec(s) => exact(s, opts),
-            Target::Builtin(n) => exact_preset(n, opts).expect("built-in preset exists"),
-        }
-    }
-}
-
 /// A failure with its exit status, already rendered.
 struct Failure {
     status: u8,
@@ -148,33 +118,16 @@ fn exact_failure(e: &ExactError) -> Failure {
     plain_failure(3, Some(e.code()), e.to_string())
 }
 
-/// Resolves one spec text or preset name. A single word that names a preset is the preset.
-fn resolve(text: &str) -> Result<Target, Failure> {
-    let word = text.trim();
-    if preset_names().contains(&word) {
-        return preset(word);
-    }
-    Spec::parse(text)
-        .map(Target::Spec)
-        .map_err(|e| spec_failure(text, &e))
+/// Resolves one spec text or preset name (the library's one rule, [`Source::resolve`]).
+fn resolve(text: &str) -> Result<Source, Failure> {
+    Source::resolve(text).map_err(|e| match e {
+        ResolveError::Spec(e) => spec_failure(text, &e),
+        ResolveError::UnknownPreset(e) => plain_failure(2, None, e.to_string()),
+    })
 }
 
-fn preset(name: &str) -> Result<Target, Failure> {
-    if let Some(text) = preset_spec(name) {
-        let spec = Spec::parse(text).expect("preset specs parse");
-        return Ok(Target::Spec(spec));
-    }
-    match alea_blackjack::BUILTIN_PRESETS.iter().find(|&&b| b == name) {
-        Some(b) => Ok(Target::Builtin(b)),
-        None => Err(plain_failure(
-            2,
-            None,
-            format!(
-                "unknown preset '{name}'; known presets: {}",
-                preset_names().join(", ")
-            ),
-        )),
-    }
+fn preset(name: &str) -> Result<Source, Failure> {
+    Source::preset(name).map_err(|e| plain_failure(2, None, e.to_string()))
 }
 
 fn parse_seed(s: &str) -> Option<u64> {
@@ -213,7 +166,7 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn targets(args: &Args) -> Result<Vec<Target>, Failure> {
+fn targets(args: &Args) -> Result<Vec<Source>, Failure> {
     let mut out = Vec::new();
     if args.compare {
         for s in &args.spec {
@@ -241,7 +194,7 @@ fn targets(args: &Args) -> Result<Vec<Target>, Failure> {
         }
         let file = crate::common::read_source(path).map_err(|m| plain_failure(2, None, m))?;
         return match Spec::parse(file.text()) {
-            Ok(s) => Ok(vec![Target::Spec(s)]),
+            Ok(s) => Ok(vec![Source::Spec(s)]),
             Err(e) => {
                 let mut f = spec_failure(file.text(), &e);
                 f.text = e.to_diagnostic().render(&file);
@@ -304,7 +257,7 @@ fn run_inner(args: Args) -> Result<(), Failure> {
     };
     if !args.json && !args.canonical {
         for t in &targets {
-            if let Target::Spec(spec) = t {
+            if let Source::Spec(spec) = t {
                 for w in spec.warnings() {
                     eprintln!("warning: {w}");
                 }
@@ -325,33 +278,32 @@ fn run_inner(args: Args) -> Result<(), Failure> {
             return canonical(&mut out, target, args.json);
         }
         let plot_only = args.plot.is_some() && !args.stats && !args.exact;
-        if args.exact || plot_only {
-            match target.exact(&opts) {
-                Ok(e) => {
-                    if let Some(path) = &args.plot {
-                        write_plot(path, &target.label(), &exact_series(&e))?;
+        if args.exact || args.stats || plot_only {
+            let analysis_opts = AnalysisOptions {
+                exact: opts.clone(),
+                simulate: args.stats.then(|| (seed, args.n.unwrap_or(1_000_000))),
+                // A plot alone falls back to a simulated law; --exact never does.
+                fallback: if plot_only {
+                    Fallback::Simulate {
+                        seed,
+                        deals: 1_000_000,
                     }
-                    print_exact(&mut out, &e, args.json)
-                }
-                Err(e) if plot_only => {
-                    // No exact law: plot the simulated one instead.
-                    let _ = e;
-                    report_seed();
-                    let sim = simulate_randomizer(target.randomizer(seed), 1_000_000);
-                    if let Some(path) = &args.plot {
-                        write_plot(path, &target.label(), &sim_series(&sim))?;
-                    }
-                    print_stats(&mut out, &target.label(), seed, &sim, args.json)
-                }
-                Err(e) => return Err(exact_failure(&e)),
+                } else {
+                    Fallback::None
+                },
+            };
+            let a = analyse(target, &analysis_opts).map_err(|e| exact_failure(&e))?;
+            if !a.is_exact() {
+                report_seed();
             }
-        } else if args.stats {
-            report_seed();
-            let sim = simulate_randomizer(target.randomizer(seed), args.n.unwrap_or(1_000_000));
             if let Some(path) = &args.plot {
-                write_plot(path, &target.label(), &sim_series(&sim))?;
+                write_plot(
+                    path,
+                    &format!("gap distribution: {}", a.label),
+                    &piece_series(&a),
+                )?;
             }
-            print_stats(&mut out, &target.label(), seed, &sim, args.json)
+            print_analysis(&mut out, &a, args.json)
         } else {
             report_seed();
             deal(&mut out, target, seed, args.n.unwrap_or(28), args.json)
@@ -365,9 +317,9 @@ fn run_inner(args: Args) -> Result<(), Failure> {
     }
 }
 
-fn canonical(out: &mut dyn Write, target: &Target, json: bool) -> Result<(), Failure> {
+fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Failure> {
     match target {
-        Target::Spec(s) => {
+        Source::Spec(s) => {
             let r = if json {
                 writeln!(out, "{{\"spec\": {}}}", json_str(&s.to_string()))
             } else {
@@ -376,7 +328,7 @@ fn canonical(out: &mut dyn Write, target: &Target, json: bool) -> Result<(), Fai
             r.and_then(|()| out.flush())
                 .map_err(|e| plain_failure(1, None, format!("cannot write output: {e}")))
         }
-        Target::Builtin(n) => Err(plain_failure(
+        Source::Builtin(n) => Err(plain_failure(
             2,
             None,
             format!("preset '{n}' is built in and has no Blackjack form"),
@@ -385,7 +337,7 @@ fn canonical(out: &mut dyn Write, target: &Target, json: bool) -> Result<(), Fai
 }
 
 /// Streams `n` deals: constant memory for any `n`.
-fn deal(out: &mut dyn Write, target: &Target, seed: u64, n: u64, json: bool) -> io::Result<()> {
+fn deal(out: &mut dyn Write, target: &Source, seed: u64, n: u64, json: bool) -> io::Result<()> {
     let mut r = target.randomizer(seed);
     let names: Vec<String> = r.pieces().iter().map(|s| s.to_string()).collect();
     if json {
@@ -539,162 +491,95 @@ fn print_stats(
     Ok(())
 }
 
-fn exact_series(e: &ExactStats) -> Vec<Series> {
-    e.pieces
-        .iter()
-        .zip(&e.gaps)
-        .map(|(p, g)| Series {
-            name: p.clone(),
-            points: g
-                .distribution
-                .iter()
-                .enumerate()
-                .map(|(k, q)| (k as u64, q.to_f64()))
-                .collect(),
+fn print_analysis(out: &mut dyn Write, a: &Analysis, json: bool) -> io::Result<()> {
+    match &a.law {
+        Law::Exact(e) => print_exact(out, e, json),
+        Law::Simulated { stats, seed, .. } => print_stats(out, &a.label, *seed, stats, json),
+    }
+}
+
+/// One line per piece: P(gap = g).
+fn piece_series(a: &Analysis) -> Vec<(String, Vec<f64>)> {
+    (0..a.pieces.len())
+        .map(|i| {
+            let law = a.gap_law(i).iter().map(Prob::to_f64).collect();
+            (a.pieces[i].clone(), law)
         })
         .collect()
 }
 
-fn sim_series(s: &SimStats) -> Vec<Series> {
-    s.pieces
-        .iter()
-        .zip(&s.gaps)
-        .map(|(p, g)| Series {
-            name: p.clone(),
-            points: g
-                .histogram()
-                .iter()
-                .map(|&(k, c)| (k, c as f64 / g.count.max(1) as f64))
-                .collect(),
-        })
-        .collect()
+/// Gap laws as an SVG line chart (alea-plot), one line per series, to the longest law.
+fn gap_chart(title: &str, lines: &[(String, Vec<f64>)]) -> String {
+    let longest = lines.iter().map(|l| l.1.len()).max().unwrap_or(1).max(1);
+    alea_plot::Chart {
+        title: title.to_string(),
+        x_label: "gap (pieces dealt in between)".into(),
+        y_label: "probability".into(),
+        kind: alea_plot::ChartKind::Lines,
+        categories: (0..longest).map(|g| g.to_string()).collect(),
+        series: lines
+            .iter()
+            .map(|(name, law)| alea_plot::Series {
+                name: name.clone(),
+                values: (0..longest)
+                    .map(|g| law.get(g).copied().unwrap_or(0.0))
+                    .collect(),
+            })
+            .collect(),
+    }
+    .to_svg()
 }
 
-fn write_plot(path: &PathBuf, title: &str, series: &[Series]) -> Result<(), Failure> {
-    let svg = gap_chart_svg(&format!("gap distribution: {title}"), series);
-    std::fs::write(path, svg)
+fn write_plot(path: &PathBuf, title: &str, lines: &[(String, Vec<f64>)]) -> Result<(), Failure> {
+    std::fs::write(path, gap_chart(title, lines))
         .map_err(|e| plain_failure(1, None, format!("cannot write {}: {e}", path.display())))
 }
 
-/// One row of `--compare`: exact when possible (and --stats not asked), else simulated.
-struct Row {
-    label: String,
-    exact: bool,
-    repeat: f64,
-    max_gap: Option<u64>,
-    /// Standard deviation of the gap (its mean is always the piece count minus one).
-    gap_sd: f64,
-    /// P(gap ≥ 12): how often a piece waits twelve deals or more.
-    long_gap: f64,
-    /// Gap law of a deal's piece, mixed over pieces by frequency.
-    mixed: Vec<(u64, f64)>,
-    json: String,
-}
-
-fn compare_row(
-    t: &Target,
-    opts: &ExactOptions,
-    simulate: bool,
-    seed: u64,
-    n: u64,
-) -> Result<Row, Failure> {
-    let exact = if simulate { None } else { t.exact(opts).ok() };
-    let mut mixed: Vec<f64> = Vec::new();
-    let mut add = |g: usize, w: f64| {
-        if mixed.len() <= g {
-            mixed.resize(g + 1, 0.0);
-        }
-        mixed[g] += w;
-    };
-    let (repeat, max_gap, json) = match &exact {
-        Some(e) => {
-            for (i, g) in e.gaps.iter().enumerate() {
-                let f = e.frequency[i].to_f64();
-                for (k, q) in g.distribution.iter().enumerate() {
-                    add(k, f * q.to_f64());
-                }
-            }
-            let max = e
-                .gaps
-                .iter()
-                .map(|g| g.max_gap)
-                .try_fold(0u64, |a, m| m.map(|m| a.max(m)));
-            (e.repeat_probability.to_f64(), max, e.to_json())
-        }
-        None => {
-            let s = simulate_randomizer(t.randomizer(seed), n);
-            let total: u64 = s.gaps.iter().map(|g| g.count).sum::<u64>().max(1);
-            for g in &s.gaps {
-                for (k, c) in g.histogram() {
-                    add(k as usize, c as f64 / total as f64);
-                }
-            }
-            let mut buf = Vec::new();
-            let _ = print_stats(&mut buf, &t.label(), seed, &s, true);
-            let max = s.gaps.iter().filter_map(|g| g.max).max();
-            (
-                s.repeat_rate(),
-                max,
-                String::from_utf8_lossy(&buf).trim_end().to_string(),
-            )
-        }
-    };
-    let mean_gap: f64 = mixed.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
-    let second: f64 = mixed
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (k * k) as f64 * p)
-        .sum();
-    let gap_sd = (second - mean_gap * mean_gap).max(0.0).sqrt();
-    let long_gap = mixed.iter().skip(12).sum();
-    Ok(Row {
-        label: t.label(),
-        exact: exact.is_some(),
-        repeat,
-        max_gap,
-        gap_sd,
-        long_gap,
-        mixed: mixed
-            .into_iter()
-            .enumerate()
-            .map(|(k, p)| (k as u64, p))
-            .collect(),
-        json,
-    })
+/// The exact value as a decimal, or the observed one.
+fn decimal(p: &Prob, width: usize, digits: usize) -> String {
+    format!("{:>width$.digits$}", p.to_f64())
 }
 
 fn compare(
     out: &mut dyn Write,
-    targets: &[Target],
+    targets: &[Source],
     opts: &ExactOptions,
     simulate: bool,
     seed: u64,
     n: u64,
     args: &Args,
 ) -> io::Result<()> {
+    let analysis_opts = AnalysisOptions {
+        exact: opts.clone(),
+        simulate: simulate.then_some((seed, n)),
+        fallback: Fallback::Simulate { seed, deals: n },
+    };
     let mut rows = Vec::new();
     for t in targets {
-        match compare_row(t, opts, simulate, seed, n) {
-            Ok(r) => rows.push(r),
-            Err(f) => {
-                eprint!("{}", f.text);
+        match analyse(t, &analysis_opts) {
+            Ok(a) => rows.push(a),
+            Err(e) => {
+                eprint!("{}", exact_failure(&e).text);
                 return Ok(());
             }
         }
     }
     if let Some(path) = &args.plot {
-        let series: Vec<Series> = rows
+        let lines: Vec<(String, Vec<f64>)> = rows
             .iter()
-            .map(|r| Series {
-                name: r.label.chars().take(18).collect(),
-                points: r.mixed.clone(),
-            })
+            .map(|a| (a.label.chars().take(18).collect(), a.mixed_gap_law()))
             .collect();
-        let svg = gap_chart_svg("gap distribution (all pieces)", &series);
-        std::fs::write(path, svg)?;
+        std::fs::write(path, gap_chart("gap distribution (all pieces)", &lines))?;
     }
     if args.json {
-        let items: Vec<&str> = rows.iter().map(|r| r.json.as_str()).collect();
+        let items: Vec<String> = rows
+            .iter()
+            .map(|a| {
+                let mut buf = Vec::new();
+                let _ = print_analysis(&mut buf, a, true);
+                String::from_utf8_lossy(&buf).trim_end().to_string()
+            })
+            .collect();
         return writeln!(out, "[{}]", items.join(",\n "));
     }
     writeln!(
@@ -702,16 +587,24 @@ fn compare(
         "{:<5} {:>8} {:>7} {:>8} {:>10}  spec",
         "", "repeat", "gap sd", "max gap", "P(gap≥12)"
     )?;
-    for r in &rows {
+    for a in &rows {
+        let at_least = |k| {
+            a.mixed_gap_at_least(k)
+                .map_or(format!("{:>10}", "-"), |p| decimal(&p, 10, 6))
+        };
+        let sd = a.mixed_gap_variance().map_or(format!("{:>7}", "-"), |v| {
+            format!("{:>7.3}", v.to_f64().sqrt())
+        });
         writeln!(
             out,
-            "{:<5} {:>8.5} {:>7.3} {:>8} {:>10.6}  {}",
-            if r.exact { "exact" } else { "sim" },
-            r.repeat,
-            r.gap_sd,
-            r.max_gap.map_or("∞".to_string(), |m| m.to_string()),
-            r.long_gap,
-            r.label
+            "{:<5} {} {} {:>8} {}  {}",
+            if a.is_exact() { "exact" } else { "sim" },
+            decimal(&a.repeat(), 8, 5),
+            sd,
+            a.overall_max_gap()
+                .map_or("∞".to_string(), |m| m.to_string()),
+            at_least(12),
+            a.label
         )?;
     }
     Ok(())
@@ -812,8 +705,13 @@ fn repl_line(text: &str, seed: &mut u64, n: &mut u64) -> String {
         },
         "stats" => match resolve(rest) {
             Ok(t) => {
-                let s = simulate_randomizer(t.randomizer(*seed), 1_000_000);
-                let _ = print_stats(&mut buf, &t.label(), *seed, &s, false);
+                let opts = AnalysisOptions {
+                    simulate: Some((*seed, 1_000_000)),
+                    ..AnalysisOptions::default()
+                };
+                if let Ok(a) = analyse(&t, &opts) {
+                    let _ = print_analysis(&mut buf, &a, false);
+                }
                 String::from_utf8_lossy(&buf).into_owned()
             }
             Err(f) => render(f),
@@ -842,14 +740,14 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
         let spec = Spec::parse(text).map_err(io::Error::other)?;
         writeln!(out, "\n{name}\n  {spec}")?;
         write!(out, "  ")?;
-        deal(out, &Target::Spec(spec), 0, 21, false)?;
+        deal(out, &Source::Spec(spec), 0, 21, false)?;
     }
     writeln!(out, "\nPresets (alea blackjack --preset NAME):")?;
     for name in preset_names() {
         let t = preset(name).map_err(|f| io::Error::other(f.text))?;
         let shown = match &t {
-            Target::Spec(s) => s.to_string(),
-            Target::Builtin(_) => "(built-in dealer)".to_string(),
+            Source::Spec(s) => s.to_string(),
+            Source::Builtin(_) => "(built-in dealer)".to_string(),
         };
         write!(out, "  {name:<12} {shown}\n               ")?;
         deal(out, &t, 0, 21, false)?;

@@ -2,55 +2,27 @@
 
 use super::api::{self, budget};
 use alea_blackjack::{
-    ExactOptions, ExactStats, Randomizer, Spec, exact, exact_preset, preset_spec,
-    simulate_randomizer,
+    AnalysisOptions, ExactOptions, ExactStats, Fallback, Law, ResolveError, Source,
 };
 use alea_core::SourceFile;
 use serde_json::{Value, json};
 
-/// A randomizer as the page names it: Blackjack text, or a preset's name.
-enum Source {
-    Spec(Spec),
-    Builtin(String),
-}
-
-impl Source {
-    fn randomizer(&self, seed: u64) -> Randomizer {
-        match self {
-            Source::Spec(s) => Randomizer::new(s, seed),
-            Source::Builtin(name) => Randomizer::preset(name, seed).expect("checked preset"),
-        }
-    }
-
-    fn canonical(&self) -> String {
-        match self {
-            Source::Spec(s) => s.to_string(),
-            Source::Builtin(name) => name.clone(),
-        }
-    }
-}
-
-/// Resolves a spec text or preset name; `Err` is the response with the error position.
+/// Resolves a spec text or preset name by the library's one rule; `Err` is the response with
+/// the error position.
 fn resolve(text: &str) -> Result<Source, Value> {
-    let trimmed = text.trim();
-    if let Some(spec_text) = preset_spec(trimmed) {
-        let spec = Spec::parse(spec_text).expect("presets parse");
-        return Ok(Source::Spec(spec));
-    }
-    if alea_blackjack::BUILTIN_PRESETS.contains(&trimmed) {
-        return Ok(Source::Builtin(trimmed.to_string()));
-    }
-    Spec::parse(text).map(Source::Spec).map_err(|e| {
-        let file = SourceFile::new("<spec>", text);
-        json!({"ok": false, "spec": text, "errors": [api::diagnostic(&file, &e.to_diagnostic())]})
+    Source::resolve(text).map_err(|e| match e {
+        ResolveError::Spec(e) => {
+            let file = SourceFile::new("<spec>", text);
+            json!({"ok": false, "spec": text, "errors": [api::diagnostic(&file, &e.to_diagnostic())]})
+        }
+        ResolveError::UnknownPreset(e) => {
+            json!({"ok": false, "spec": text, "errors": [{"message": e.to_string()}]})
+        }
     })
 }
 
 fn warnings(source: &Source) -> Vec<String> {
-    match source {
-        Source::Spec(s) => s.warnings(),
-        Source::Builtin(_) => Vec::new(),
-    }
+    source.warnings()
 }
 
 /// `POST /api/blackjack/check {"spec"}`: errors, canonical form and warnings.
@@ -61,7 +33,7 @@ pub fn check(input: &Value) -> Value {
     };
     match resolve(text) {
         Err(e) => e,
-        Ok(s) => json!({"ok": true, "errors": [], "canonical": s.canonical(),
+        Ok(s) => json!({"ok": true, "errors": [], "canonical": s.label(),
                         "pieces": s.randomizer(0).pieces(), "warnings": warnings(&s)}),
     }
 }
@@ -89,7 +61,7 @@ pub fn deal(input: &Value) -> Value {
             r.name(p).to_string()
         })
         .collect();
-    json!({"ok": true, "errors": [], "canonical": source.canonical(), "seed": seed,
+    json!({"ok": true, "errors": [], "canonical": source.label(), "seed": seed,
            "pieces": pieces, "sequence": sequence, "warnings": warnings(&source)})
 }
 
@@ -121,23 +93,31 @@ pub fn analyse(input: &Value) -> Value {
                 continue;
             }
         };
-        let stats = match &source {
-            Source::Spec(s) => Some(exact(s, &opts)),
-            Source::Builtin(name) => exact_preset(name, &opts),
-        };
         let piece = |pieces: &[String]| {
             let want = wanted.clone().unwrap_or_else(|| "I".into());
             pieces.iter().position(|p| *p == want).unwrap_or(0)
         };
-        match stats {
-            Some(Ok(st)) => {
+        let analysis_opts = AnalysisOptions {
+            exact: opts.clone(),
+            simulate: None,
+            fallback: Fallback::Simulate {
+                seed: 1,
+                deals: budget::BLACKJACK_SIMULATED,
+            },
+        };
+        let Ok(analysis) = alea_blackjack::analyse(&source, &analysis_opts) else {
+            unreachable!("a simulated fallback always answers")
+        };
+        match &analysis.law {
+            Law::Exact(st) => {
                 let i = piece(&st.pieces);
                 let law: Vec<f64> = st.gaps[i].distribution.iter().map(|r| r.to_f64()).collect();
                 lines.push((text.trim().to_string(), st.pieces.clone(), law));
-                results.push(exact_json(text, &source, &st));
+                results.push(exact_json(text, &source, st));
             }
-            Some(Err(e)) => {
-                let sim = simulate_randomizer(source.randomizer(1), budget::BLACKJACK_SIMULATED);
+            Law::Simulated {
+                stats: sim, why, ..
+            } => {
                 let i = piece(&sim.pieces);
                 let law = simulated_gap_law(&sim.gaps[i], sim.gaps[i].count);
                 lines.push((
@@ -145,9 +125,9 @@ pub fn analyse(input: &Value) -> Value {
                     sim.pieces.clone(),
                     law,
                 ));
-                results.push(simulated_json(text, &source, &sim, &e.to_string()));
+                let why = why.as_ref().map(ToString::to_string).unwrap_or_default();
+                results.push(simulated_json(text, &source, sim, &why));
             }
-            None => unreachable!("resolved presets exist"),
         }
     }
     let piece_name = wanted.unwrap_or_else(|| "I".into());
@@ -183,7 +163,7 @@ fn exact_json(text: &str, source: &Source, st: &ExactStats) -> Value {
         })
         .collect();
     json!({
-        "ok": true, "errors": [], "spec": text, "canonical": source.canonical(), "method": "exact",
+        "ok": true, "errors": [], "spec": text, "canonical": source.label(), "method": "exact",
         "states": st.states,
         "repeat_probability": st.repeat_probability.to_f64(),
         "repeat_probability_exact": st.repeat_probability.to_string(),
@@ -219,7 +199,7 @@ fn simulated_json(text: &str, source: &Source, sim: &alea_blackjack::SimStats, w
         })
         .collect();
     json!({
-        "ok": true, "errors": [], "spec": text, "canonical": source.canonical(),
+        "ok": true, "errors": [], "spec": text, "canonical": source.label(),
         "method": "simulated", "deals": sim.n, "why": why,
         "repeat_probability": sim.repeat_rate(),
         "pieces": pieces,
