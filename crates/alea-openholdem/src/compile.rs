@@ -421,6 +421,9 @@ struct Builder<'a> {
     depth_now: usize,
     lint: Vec<Located>,
     undefined_standard: Vec<Located>,
+    /// Suggestion pools and results (see `names.rs`).
+    pools: HashMap<names::Pool, Vec<String>>,
+    suggestions: HashMap<(names::Pool, String), Vec<String>>,
 }
 
 fn compile(mut files: Vec<SourceFile>, expr: Option<SourceFile>) -> Compilation {
@@ -459,6 +462,8 @@ fn compile(mut files: Vec<SourceFile>, expr: Option<SourceFile>) -> Compilation 
         depth_now: 0,
         lint: Vec::new(),
         undefined_standard: Vec::new(),
+        pools: HashMap::new(),
+        suggestions: HashMap::new(),
     };
     let debug_section = b.load_sections();
     let expr_fn = if has_expr {

@@ -137,12 +137,10 @@ impl Builder<'_> {
                 self.emit(Instr::Const(0.0), n);
                 return Ok(());
             }
-            let mut candidates: Vec<String> = self.standard.clone();
-            candidates.extend(self.fn_index.keys().cloned());
-            return Err(with_suggestions(
+            return Err(self.with_suggestions(
                 Diagnostic::error(format!("undefined function '{name}'")).with_span(span),
                 name,
-                candidates.iter().map(|s| s.as_str()),
+                Pool::Functions,
             ));
         }
         if let Some(list) = name
@@ -155,11 +153,10 @@ impl Builder<'_> {
                 self.emit(Instr::List(i), n);
                 return Ok(());
             }
-            let names: Vec<String> = self.lists.iter().map(|l| l.0.clone()).collect();
-            return Err(with_suggestions(
+            return Err(self.with_suggestions(
                 Diagnostic::error(format!("undefined list '{name}'")).with_span(span),
                 list,
-                names.iter().map(|s| s.as_str()),
+                Pool::Lists,
             ));
         }
         if let Some(rest) = name.strip_prefix("me_") {
@@ -186,13 +183,10 @@ impl Builder<'_> {
             ))
             .with_span(span));
         }
-        let mut candidates = symbols::all_names();
-        candidates.extend(self.lists.iter().map(|l| l.0.clone()));
-        candidates.extend(self.fn_index.keys().cloned());
-        Err(with_suggestions(
+        Err(self.with_suggestions(
             Diagnostic::error(format!("unknown symbol '{name}'")).with_span(span),
             name,
-            candidates.iter().map(|s| s.as_str()),
+            Pool::Everything,
         ))
     }
 
@@ -232,13 +226,7 @@ impl Builder<'_> {
                 "OpenPPL symbols come from OpenHoldem's OpenPPL library: add its files to the profile",
             );
         }
-        let mut candidates = symbols::all_names();
-        candidates.extend(self.fn_index.keys().cloned());
-        Err(with_suggestions(
-            d,
-            name,
-            candidates.iter().map(|s| s.as_str()),
-        ))
+        Err(self.with_suggestions(d, name, Pool::Everything))
     }
 
     /// True when the profile defines no OpenPPL function at all (so no library is loaded).
@@ -362,20 +350,61 @@ fn memory_number(s: &str) -> Option<f64> {
     text.parse().ok()
 }
 
-fn with_suggestions<'a>(
-    d: Diagnostic,
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Diagnostic {
-    let s = symbols::suggest(name, candidates);
-    if s.is_empty() {
-        return d;
+/// The names a suggestion is searched among.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Pool {
+    /// Standard and defined functions.
+    Functions,
+    /// Defined lists.
+    Lists,
+    /// The catalogue, lists and functions.
+    Everything,
+}
+
+impl Builder<'_> {
+    /// Adds "did you mean …" to `d`. Each pool is built once, each name searched once (a bot
+    /// written for a missing library repeats a few hundred unknown names thousands of times),
+    /// and only while generating the trace code, whose diagnostics are the ones kept.
+    pub(super) fn with_suggestions(&mut self, d: Diagnostic, name: &str, pool: Pool) -> Diagnostic {
+        if !self.for_trace {
+            return d;
+        }
+        let key = (pool, name.to_string());
+        let found = match self.suggestions.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                if !self.pools.contains_key(&pool) {
+                    let names: Vec<String> = match pool {
+                        Pool::Functions => {
+                            let mut v = self.standard.clone();
+                            v.extend(self.fn_index.keys().cloned());
+                            v
+                        }
+                        Pool::Lists => self.lists.iter().map(|l| l.0.clone()).collect(),
+                        Pool::Everything => {
+                            let mut v = symbols::all_names();
+                            v.extend(self.lists.iter().map(|l| l.0.clone()));
+                            v.extend(self.fn_index.keys().cloned());
+                            v
+                        }
+                    };
+                    self.pools.insert(pool, names);
+                }
+                let candidates = &self.pools[&pool];
+                let s = symbols::suggest(name, candidates.iter().map(|s| s.as_str()));
+                self.suggestions.insert(key, s.clone());
+                s
+            }
+        };
+        if found.is_empty() {
+            return d;
+        }
+        let list = found
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let message = format!("{}; did you mean {list}?", d.message);
+        Diagnostic { message, ..d }
     }
-    let list = s
-        .iter()
-        .map(|n| format!("'{n}'"))
-        .collect::<Vec<_>>()
-        .join(" or ");
-    let message = format!("{}; did you mean {list}?", d.message);
-    Diagnostic { message, ..d }
 }
