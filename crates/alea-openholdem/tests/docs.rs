@@ -124,3 +124,54 @@ fn documented_state_and_trace() {
         .collect();
     assert_eq!(trace, want);
 }
+
+/// The OpenPPL example (the ```ohf block) evaluated against the documented state as
+/// `alea holdem FILE --state` does: each ```openppl-result line is `f$name => value (action)`.
+#[test]
+fn documented_openppl_decision() {
+    use alea_openholdem::{Request, Selection, evaluate};
+    let json = DOC
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let bot = DOC
+        .split("```ohf\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let p = compile_file(SourceFile::new("bot.ohf", bot))
+        .program
+        .expect("the documented bot loads");
+    let e = evaluate(
+        &p,
+        Some(TableState::from_json(json).unwrap()),
+        &Request {
+            selection: Selection::Decision,
+            seed: 1,
+            ..Request::default()
+        },
+    );
+    let got: Vec<(String, String, String)> = e
+        .results
+        .iter()
+        .map(|r| {
+            let shown = format!(
+                "{} ({})",
+                format_value(r.value),
+                r.action.clone().unwrap_or_default()
+            );
+            (r.name.clone(), "=>".into(), shown)
+        })
+        .collect();
+    let want: Vec<(String, String, String)> = blocks("```openppl-result")
+        .into_iter()
+        .map(|(_, name, value)| (name, "=>".into(), value))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+}
