@@ -209,6 +209,90 @@ fn usage_errors() {
     assert!(out.stderr.contains("nonsense"), "{}", out.stderr);
 }
 
+/// Issue 14, part 4: a source starting with `-`, a byte order mark, an unknown locale, and the
+/// approximate duration rounded to the nearest second.
+#[test]
+fn seed_and_spec_conformance() {
+    let out = alea(&["ez", "-e", "-20"], None);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "-20\n"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(&["ez", "-e", "-2 * 3", "--locale", "de"], None);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "-6\n"),
+        "{}",
+        out.stderr
+    );
+
+    let out = alea(&["ez", "-"], Some("\u{feff}1 + 1\nnope"));
+    assert_eq!(out.code, 1);
+    // The position counts from after the mark: line 2, column 1.
+    assert!(
+        out.stderr
+            .starts_with("<stdin>:2:1: error: Unknown name nope"),
+        "{}",
+        out.stderr
+    );
+    let dir = std::env::temp_dir().join(format!("alea-ez-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("bom.ez");
+    std::fs::write(&script, "\u{feff}title").unwrap();
+    let data = dir.join("bom.json");
+    let json = std::fs::read_to_string(example("tournament.json")).unwrap();
+    std::fs::write(&data, format!("\u{feff}{json}")).unwrap();
+    let out = alea(
+        &[
+            "ez",
+            "--data",
+            data.to_str().unwrap(),
+            script.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "Summer League #7\n"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(&["ez", "-e", "\u{feff}2 + 2"], None);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "4\n"),
+        "{}",
+        out.stderr
+    );
+    let out = alea(&["ez", "check", data.to_str().unwrap()], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let out = alea(&["ez", "--locale", "zz-ZZ", "-e", "1"], None);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: Unknown locale \"zz-ZZ\"; did you mean az, dz, or lzz?\n"
+    );
+    assert_eq!(out.stdout, "");
+
+    for (locale, want) in [("de-DE", "2 Sek.\n"), ("en-US", "2 sec\n")] {
+        let out = alea(
+            &[
+                "ez",
+                "--locale",
+                locale,
+                "-e",
+                "1500.toApproximateDurationString",
+            ],
+            None,
+        );
+        assert_eq!((out.code, out.stdout.as_str()), (0, want), "{}", out.stderr);
+    }
+}
+
 #[test]
 fn tour_runs_the_examples() {
     let mut out = Vec::new();

@@ -40,3 +40,14 @@ pub use fields::{DEFAULT_POINTS_FORMULA, HookField, MAX_PAYOUT_PLACES};
 pub use format::LocaleFormat;
 pub use host::{PayoutHost, StateHost};
 pub use session::{Kind, Options, Outcome, ScriptError, Session, SessionError};
+
+/// A script or tournament text without its leading UTF-8 byte order mark (U+FEFF), which some
+/// editors write first: it is not part of the text, and positions count from after it.
+///
+/// ```
+/// assert_eq!(alea_ezhost::without_bom("\u{feff}1 + 1"), "1 + 1");
+/// assert_eq!(alea_ezhost::without_bom("1 + 1"), "1 + 1");
+/// ```
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}

@@ -188,8 +188,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// Loads a tournament file's text (`None`: an empty tournament) and derives its state.
+    /// Loads a tournament file's text (`None`: an empty tournament; a leading byte order mark
+    /// is ignored) and derives its state.
     pub fn new(tournament_json: Option<&str>, options: Options) -> Result<Session, SessionError> {
+        let tournament_json = tournament_json.map(crate::without_bom);
         let load = LoadOptions {
             now: options.now,
             host_now: options.host_now,

@@ -1,5 +1,6 @@
-//! Durations (ezscript.md §9.3): milliseconds truncated toward zero to whole seconds; the three
-//! digital forms are locale-invariant (R10), the approximate one uses CLDR short unit words (R11).
+//! Durations (ezscript.md §9.3): the three digital forms truncate milliseconds toward zero to
+//! whole seconds and are locale-invariant (R10); the approximate one rounds to the nearest second
+//! and uses CLDR short unit words (R11).
 
 use crate::error::{FormatError, LocaleError};
 use crate::numbers::finite;
@@ -88,9 +89,11 @@ impl ApproximateDurations {
         })
     }
 
-    /// `toApproximateDurationString`: one unit by R11, the count rounded by R1, CLDR short unit.
+    /// `toApproximateDurationString`: ms rounded to the nearest second (R1: 1500 ms is 2 s, the
+    /// seed's "auf die nächste gerundet"), one unit by R11, the count rounded by R1, CLDR short
+    /// unit.
     pub(crate) fn format(&self, ms: f64) -> Result<String, FormatError> {
-        let seconds = (finite(ms)? / 1000.0).trunc();
+        let seconds = rules::nearest_second(finite(ms)?);
         let (unit, count) = rules::approximate_unit(seconds);
         let (sign, value) = rules::round_half_away(count, 0);
         let value = Decimal::new(sign, value);

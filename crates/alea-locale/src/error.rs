@@ -31,6 +31,13 @@ impl std::error::Error for FormatError {}
 pub enum LocaleError {
     /// The locale tag is not well-formed BCP 47.
     InvalidLocale(String),
+    /// The tag is well-formed but CLDR knows neither its language nor its region (`zz-ZZ`).
+    UnknownLocale {
+        /// The tag as given.
+        tag: String,
+        /// The nearest CLDR locales, nearest first.
+        nearest: Vec<String>,
+    },
     /// The time zone is not an IANA name known to the bundled database.
     UnknownTimeZone(String),
     /// The currency is not a three-letter ISO 4217 code.
@@ -43,6 +50,16 @@ impl fmt::Display for LocaleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LocaleError::InvalidLocale(tag) => write!(f, "Invalid locale {tag:?}"),
+            LocaleError::UnknownLocale { tag, nearest } => {
+                write!(f, "Unknown locale {tag:?}")?;
+                match nearest.as_slice() {
+                    [] => Ok(()),
+                    [one] => write!(f, "; did you mean {one}?"),
+                    [first @ .., last] => {
+                        write!(f, "; did you mean {}, or {last}?", first.join(", "))
+                    }
+                }
+            }
             LocaleError::UnknownTimeZone(zone) => write!(f, "Unknown time zone {zone:?}"),
             LocaleError::InvalidCurrency(code) => write!(f, "Invalid currency code {code:?}"),
             LocaleError::Data(message) => write!(f, "Missing locale data: {message}"),

@@ -50,7 +50,7 @@ impl LocaleFormatter {
     /// Builds a formatter for a BCP 47 locale tag (a missing region is filled in by likely
     /// subtags: `de` → `de-DE`), an IANA time zone name (looked up in jiff's bundled tzdb, so it
     /// works without `/usr/share/zoneinfo`) and "now" in ms since the epoch. The currency is the
-    /// region's (R6: `de-DE` → EUR, `en-US` → USD, unknown regions → USD).
+    /// region's, from CLDR (R6: `de-DE` → EUR, `pl-PL` → PLN, a region without one → USD).
     pub fn new(locale: &str, time_zone: &str, now_ms: f64) -> Result<Self, LocaleError> {
         Self::with_currency(locale, time_zone, now_ms, None)
     }

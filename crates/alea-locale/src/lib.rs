@@ -18,6 +18,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod cldr;
+mod cldr_tables;
 mod durations;
 mod error;
 mod formatter;

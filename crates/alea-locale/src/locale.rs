@@ -1,6 +1,7 @@
 //! Locale resolution (ezscript.md §9.1): a BCP 47 tag, a missing region filled in by CLDR's
 //! likely subtags (`de` → `de-DE`), and the environment fallback `LC_ALL` > `LANG` > `en-US`.
 
+use crate::cldr;
 use crate::error::LocaleError;
 use icu_locale::{Locale, LocaleExpander};
 
@@ -15,6 +16,10 @@ pub const DEFAULT_LOCALE: &str = "en-US";
 /// assert_eq!(alea_locale::resolve_locale("de").unwrap().to_string(), "de-DE");
 /// assert_eq!(alea_locale::resolve_locale("de_AT.UTF-8").unwrap().to_string(), "de-AT");
 /// assert!(alea_locale::resolve_locale("not a tag").is_err());
+/// assert_eq!(
+///     alea_locale::resolve_locale("zz-ZZ").unwrap_err().to_string(),
+///     "Unknown locale \"zz-ZZ\"; did you mean az, dz, or lzz?"
+/// );
 /// ```
 pub fn resolve_locale(tag: &str) -> Result<Locale, LocaleError> {
     let cleaned = posix_to_bcp47(tag.trim());
@@ -26,6 +31,16 @@ pub fn resolve_locale(tag: &str) -> Result<Locale, LocaleError> {
         locale = DEFAULT_LOCALE
             .parse()
             .map_err(|_| LocaleError::InvalidLocale(tag.to_string()))?;
+    }
+    let region_known = locale
+        .id
+        .region
+        .is_none_or(|r| cldr::is_known_region(r.as_str()));
+    if !cldr::is_known_language(locale.id.language.as_str()) || !region_known {
+        return Err(LocaleError::UnknownLocale {
+            tag: tag.to_string(),
+            nearest: nearest_locales(&locale),
+        });
     }
     if locale.id.region.is_none() {
         let mut maximized = locale.id.clone();
@@ -51,6 +66,59 @@ pub fn locale_from_env(lc_all: Option<&str>, lang: Option<&str>) -> String {
         .find(|v| !v.is_empty() && !matches!(*v, "C" | "POSIX") && !v.starts_with("C."))
         .unwrap_or(DEFAULT_LOCALE)
         .to_string()
+}
+
+/// The CLDR locales nearest to `locale`, at most three. An unknown language gets the nearest
+/// languages (`zz` → `az`, `dz`, `zh`); a known language with an unknown region gets that
+/// language's locales with the nearest regions. Edit distance, ties alphabetical.
+fn nearest_locales(locale: &Locale) -> Vec<String> {
+    let language = locale.id.language.as_str();
+    let mut scored: Vec<(usize, &str)> = if cldr::is_known_language(language) {
+        let region = locale
+            .id
+            .region
+            .map_or(String::new(), |r| r.as_str().to_ascii_lowercase());
+        cldr::locales()
+            .iter()
+            .filter_map(|known| {
+                let rest = known.strip_prefix(language)?.strip_prefix('-')?;
+                let known_region = rest.rsplit('-').next().unwrap_or(rest);
+                Some((
+                    edit_distance(&region, &known_region.to_ascii_lowercase()),
+                    *known,
+                ))
+            })
+            .collect()
+    } else {
+        // One entry per language: its bare tag (`az`), which every CLDR language has.
+        cldr::locales()
+            .iter()
+            .filter(|known| !known.contains('-'))
+            .map(|known| (edit_distance(language, known), *known))
+            .collect()
+    };
+    scored.sort();
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, t)| t.to_string())
+        .collect()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// `de_DE.UTF-8@euro` → `de-DE`: drop the codeset and modifier, `_` becomes `-`.

@@ -144,26 +144,24 @@ pub(crate) fn currency_amount(x: f64, currency_digits: u8) -> Decimal {
     Decimal::new(sign, value)
 }
 
-/// R6: the currency of a region, when the tournament does not set one (`settings.currency`).
+/// R6: the currency of a region, when the tournament does not set one (`settings.currency`):
+/// CLDR's current tender of the region (`PL` → PLN, `SE` → SEK, `CH` → CHF, euro area → EUR),
+/// US dollars for a region without one (or none).
 ///
-/// Why: the app picks the currency from the device region with this short table and falls back
-/// to US dollars; CLDR's region → currency data is not shipped by ICU4X's compiled data.
+/// Why: the app takes the currency from the device region; the seed's examples (en-US `$`, de-DE
+/// `€`) are CLDR's answer, and a short hand-written table gave USD to every other region (pl-PL
+/// showed `1250 $`). ICU4X does not ship CLDR's region → currency data, so it is generated into
+/// `cldr_tables` from CLDR's supplemental `currencyData`.
+///
+/// ```
+/// use alea_locale::currency_for_region;
+/// assert_eq!(currency_for_region(Some("PL")), "PLN");
+/// assert_eq!(currency_for_region(Some("AQ")), "USD");
+/// ```
 pub fn currency_for_region(region: Option<&str>) -> &'static str {
-    const EURO_AREA: &[&str] = &[
-        "AT", "BE", "HR", "CY", "EE", "FI", "FR", "DE", "GR", "IE", "IT", "LV", "LT", "LU", "MT",
-        "NL", "PT", "SK", "SI", "ES", "AD", "MC", "SM", "VA", "ME", "XK",
-    ];
-    match region.unwrap_or("") {
-        "US" => "USD",
-        "GB" => "GBP",
-        "CH" | "LI" => "CHF",
-        "CA" => "CAD",
-        "AU" => "AUD",
-        "NZ" => "NZD",
-        "JP" => "JPY",
-        r if EURO_AREA.contains(&r) => "EUR",
-        _ => "USD",
-    }
+    region
+        .and_then(crate::cldr::region_currency)
+        .unwrap_or("USD")
 }
 
 /// R7: percent is x × 100 with no fraction digits, rounded by R1 (Dart `NumberFormat.percentPattern`
@@ -192,17 +190,23 @@ pub(crate) fn english_ordinal_suffix(category: icu_plurals::PluralCategory) -> &
     }
 }
 
-/// R9: the year variant of dates is CLDR's `YMD` medium, except German, which uses `d. MMM y`.
+/// R9: the year variant of dates is CLDR's `yMMMd` skeleton of the locale (en `MMM d, y`, de
+/// `d. MMM y`, ja `y年M月d日`, ar `d MMM y`).
 ///
-/// Why: the app asks for the `yMMMd` skeleton; for most locales that equals ICU4X's `YMD` medium
-/// (`Jul 20, 2024`, `20 juil. 2024`), but German's medium date is numeric (`20.07.2024`) while the
-/// app shows `20. Juli 2024`. ICU4X 2.x has no skeleton matching, so the German pattern is here.
-pub(crate) fn year_date_pattern(language: &str) -> Option<&'static str> {
-    (language == "de").then_some("d. MMM y")
+/// Why: the app asks for the `yMMMd` skeleton. ICU4X 2.x has no skeleton matching and its `YMD`
+/// medium is the locale's medium date, numeric in de (`20.07.2024`), ja (`2024/07/20`) and ar;
+/// so the pattern comes from CLDR's availableFormats (generated into `cldr_tables`). `None`
+/// only for a locale CLDR has no Gregorian data for (then ICU4X's `YMD` medium is used).
+pub(crate) fn year_date_pattern(locale: &icu_locale::Locale) -> Option<&'static str> {
+    crate::cldr::year_date_pattern(locale)
 }
 
-/// R9: date and time are joined by `", "` in every locale (the app concatenates them; CLDR's
-/// date-time glue would give German `20. Juli um 20:15:00`).
+/// R9: date and time are joined by the locale's CLDR medium date-time pattern (`{1}, {0}` in en
+/// and de: `Jul 20, 8:15:00 PM`, `20. Juli, 20:15:00`; `{1} {0}` in sv and ja); this separator
+/// is used only if that pattern cannot be read off ICU4X's output.
+///
+/// Why: the app formats date and time together, so the locale's own combination applies; a
+/// fixed `", "` gave `7月20日, 20:15:00` in ja where ICU gives `7月20日 20:15:00`.
 pub(crate) const DATE_TIME_SEPARATOR: &str = ", ";
 
 /// R10: the digital durations (`H:MM:SS`, `H:MM`, `M:SS`) are locale-invariant: the app builds
@@ -222,6 +226,16 @@ pub(crate) fn approximate_unit(seconds: f64) -> (ApproximateUnit, f64) {
         (ApproximateUnit::Second, 1.0)
     };
     (unit, seconds / divisor)
+}
+
+/// R11: an approximate duration starts from the nearest whole second, half away from zero
+/// (1500 ms → 2 s, −1500 ms → −2 s), unlike the digital forms, which cut seconds off (R10).
+///
+/// Why: the seed says the approximate form rounds to the nearest ("auf die nächste gerundet"),
+/// so a countdown showing `2 Sek.` at 1.5 s does not read as `1 Sek.` too early.
+pub(crate) fn nearest_second(ms: f64) -> f64 {
+    // R1 with no fraction digits is exactly `f64::round` (half away from zero, binary value).
+    (ms / 1000.0).round()
 }
 
 /// The unit chosen by R11.
@@ -312,10 +326,14 @@ mod tests {
     fn r6_r11_tables() {
         assert_eq!(currency_for_region(Some("DE")), "EUR");
         assert_eq!(currency_for_region(Some("LI")), "CHF");
-        assert_eq!(currency_for_region(Some("BR")), "USD");
+        assert_eq!(currency_for_region(Some("BR")), "BRL");
+        assert_eq!(currency_for_region(Some("ZZ")), "USD");
         assert_eq!(currency_for_region(None), "USD");
         assert_eq!(approximate_unit(7200.0).0, ApproximateUnit::Minute);
         assert_eq!(approximate_unit(7201.0).0, ApproximateUnit::Hour);
         assert_eq!(approximate_unit(120.0).0, ApproximateUnit::Second);
+        assert_eq!(nearest_second(1500.0), 2.0);
+        assert_eq!(nearest_second(1499.0), 1.0);
+        assert_eq!(nearest_second(-1500.0), -2.0);
     }
 }

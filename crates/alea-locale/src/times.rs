@@ -4,8 +4,9 @@
 use crate::error::{FormatError, LocaleError};
 use crate::numbers::finite;
 use crate::rules;
-use icu_datetime::fieldsets::{MD, T, YMD};
+use icu_datetime::fieldsets::{MD, MDT, T, YMD};
 use icu_datetime::input::{Date, DateTime, Time};
+use icu_datetime::options::TimePrecision;
 use icu_datetime::pattern::{DateTimePattern, FixedCalendarDateTimeNames};
 use icu_datetime::{DateTimeFormatter, DateTimeFormatterPreferences};
 use icu_locale::Locale;
@@ -29,6 +30,49 @@ pub(crate) fn time_zone(name: &str) -> Result<TimeZone, LocaleError> {
     database()
         .get(name)
         .map_err(|_| LocaleError::UnknownTimeZone(name.to_string()))
+}
+
+/// How the locale joins a date and a time: CLDR's medium date-time combination pattern
+/// (`{1}, {0}` in en and de, `{1} {0}` in sv and ja, `{1}، {0}` in ar), with the parts around.
+#[derive(Debug)]
+struct Glue {
+    time_first: bool,
+    before: String,
+    between: String,
+    after: String,
+}
+
+impl Glue {
+    /// Cuts ICU4X's month-day-time output where its month-day and time outputs appear: what is
+    /// left is the combination pattern's literal text. `None` if they cannot be found.
+    fn find(combined: &str, date: &str, time: &str) -> Option<Glue> {
+        let d = combined.find(date)?;
+        let t = combined.find(time)?;
+        let (first, first_len, second, second_len) = if d <= t {
+            (d, date.len(), t, time.len())
+        } else {
+            (t, time.len(), d, date.len())
+        };
+        let between = combined.get(first + first_len..second)?;
+        Some(Glue {
+            time_first: t < d,
+            before: combined[..first].to_string(),
+            between: between.to_string(),
+            after: combined[second + second_len..].to_string(),
+        })
+    }
+
+    fn join(&self, date: &str, time: &str) -> String {
+        let (first, second) = if self.time_first {
+            (time, date)
+        } else {
+            (date, time)
+        };
+        format!(
+            "{}{first}{}{second}{}",
+            self.before, self.between, self.after
+        )
+    }
 }
 
 /// The year variant of `toDateString` (R9).
@@ -75,6 +119,7 @@ pub(crate) struct TimeFormats {
     hm: DateTimeFormatter<T>,
     month_day: DateTimeFormatter<MD>,
     year_date: YearDate,
+    glue: Glue,
 }
 
 impl TimeFormats {
@@ -83,7 +128,7 @@ impl TimeFormats {
         let hms = DateTimeFormatter::try_new(prefs, T::hms()).map_err(data_error)?;
         let hm = DateTimeFormatter::try_new(prefs, T::hm()).map_err(data_error)?;
         let month_day = DateTimeFormatter::try_new(prefs, MD::medium()).map_err(data_error)?;
-        let year_date = match rules::year_date_pattern(locale.id.language.as_str()) {
+        let year_date = match rules::year_date_pattern(locale) {
             Some(pattern) => {
                 let pattern: DateTimePattern = pattern.parse().map_err(data_error)?;
                 let mut names = FixedCalendarDateTimeNames::try_new(prefs).map_err(data_error)?;
@@ -96,6 +141,27 @@ impl TimeFormats {
         };
         let now = local_time(&zone, now_ms)
             .map_err(|_| LocaleError::Data(format!("now {now_ms} is out of range")))?;
+        let month_day_time = DateTimeFormatter::try_new(
+            prefs,
+            MDT::medium().with_time_precision(TimePrecision::Second),
+        )
+        .map_err(data_error)?;
+        // Any date and time whose parts print differently; 20 July 2025, 20:15:00.
+        let sample = DateTime {
+            date: Date::try_new_iso(2025, 7, 20).map_err(data_error)?,
+            time: Time::try_new(20, 15, 0, 0).map_err(data_error)?,
+        };
+        let glue = Glue::find(
+            &month_day_time.format(&sample).to_string(),
+            &month_day.format(&sample).to_string(),
+            &hms.format(&sample).to_string(),
+        )
+        .unwrap_or(Glue {
+            time_first: false,
+            before: String::new(),
+            between: rules::DATE_TIME_SEPARATOR.to_string(),
+            after: String::new(),
+        });
         Ok(Self {
             zone,
             now,
@@ -103,6 +169,7 @@ impl TimeFormats {
             hm,
             month_day,
             year_date,
+            glue,
         })
     }
 
@@ -166,7 +233,7 @@ impl TimeFormats {
         }
     }
 
-    /// `toDateAndTimeString`: date, `", "`, time (R9).
+    /// `toDateAndTimeString`: date and time joined by the locale's combination pattern (R9).
     pub(crate) fn date_and_time(
         &self,
         ms: f64,
@@ -179,11 +246,7 @@ impl TimeFormats {
 
     fn date_and_time_of(&self, local: &LocalTime, now: &LocalTime) -> Result<String, FormatError> {
         let time = self.hms.format(&local.icu()?).to_string();
-        Ok(format!(
-            "{}{}{time}",
-            self.date_of(local, now)?,
-            rules::DATE_TIME_SEPARATOR
-        ))
+        Ok(self.glue.join(&self.date_of(local, now)?, &time))
     }
 
     /// `toDateIfNotTodayAndTimeString`: the time alone on now's local date, else date and time.

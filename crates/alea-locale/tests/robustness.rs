@@ -92,3 +92,29 @@ fn construction_errors() {
     );
     assert!(LocaleFormatter::new("en-US", "UTC", f64::NAN).is_err());
 }
+
+/// Issue 14: an unknown locale is an error naming the nearest CLDR locales, not silently
+/// CLDR's root data.
+#[test]
+fn unknown_locales_name_the_nearest_known_ones() {
+    let error = |locale: &str| LocaleFormatter::new(locale, "UTC", 0.0).unwrap_err();
+    assert_eq!(
+        error("zz-ZZ").to_string(),
+        "Unknown locale \"zz-ZZ\"; did you mean az, dz, or lzz?"
+    );
+    assert!(matches!(
+        error("zz-ZZ"),
+        LocaleError::UnknownLocale { ref nearest, .. } if nearest.len() == 3
+    ));
+    assert_eq!(
+        error("de-ZZ").to_string(),
+        "Unknown locale \"de-ZZ\"; did you mean de-AT, de-BE, or de-CH?"
+    );
+    assert_eq!(
+        error("dee").to_string(),
+        "Unknown locale \"dee\"; did you mean de, dje, or ee?"
+    );
+    for known in ["de-CH", "es-419", "sr-Latn", "yue", "en-AQ", "und"] {
+        assert!(LocaleFormatter::new(known, "UTC", 0.0).is_ok(), "{known}");
+    }
+}

@@ -23,8 +23,13 @@ pub struct Args {
     /// Script file, or `-` for stdin.
     #[arg(value_name = "FILE", conflicts_with = "expr")]
     pub file: Option<String>,
-    /// Run SOURCE instead of a file.
-    #[arg(short = 'e', long = "expr", value_name = "SOURCE")]
+    /// Run SOURCE instead of a file (it may start with `-`: `-e '-20'`).
+    #[arg(
+        short = 'e',
+        long = "expr",
+        value_name = "SOURCE",
+        allow_hyphen_values = true
+    )]
     pub expr: Option<String>,
     /// The source is a template: literal text with `{{ script }}` insertions.
     #[arg(long)]
@@ -124,7 +129,8 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
 /// Runs `alea ezscript`: the source (`-e`, FILE or stdin) as a field of the tournament, or
 /// `check FILE`.
 pub fn run(args: Args) -> ExitCode {
-    use super::ezsystem::{KindArg, run_check, run_system};
+    use super::ezsystem::{KindArg, read_text, run_check, run_system};
+    use alea_ezhost::without_bom;
     if let Some(Action::Check { file }) = &args.action {
         return run_check(file);
     }
@@ -138,8 +144,8 @@ pub fn run(args: Args) -> ExitCode {
         None
     } else {
         match (&args.expr, &args.file) {
-            (Some(src), _) => Some(("<expr>".to_string(), src.clone())),
-            (None, Some(path)) => match common::read_source(path) {
+            (Some(src), _) => Some(("<expr>".to_string(), without_bom(src).to_string())),
+            (None, Some(path)) => match read_text(path) {
                 Ok(f) => Some((f.name().to_string(), f.text().to_string())),
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -78,6 +78,18 @@ fn emit(line: &str) -> bool {
     writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
 }
 
+/// Reads a script or tournament file (`-` = stdin) without its UTF-8 byte order mark, which
+/// editors on Windows put first: it is not part of the text (positions count from after it).
+pub fn read_text(path: &str) -> Result<SourceFile, String> {
+    let file = common::read_source(path)?;
+    let text = alea_ezhost::without_bom(file.text());
+    Ok(if text.len() == file.text().len() {
+        file
+    } else {
+        SourceFile::new(file.name().to_string(), text.to_string())
+    })
+}
+
 fn system_now() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -153,7 +165,7 @@ pub fn run_system(
     sys: &SystemArgs,
 ) -> ExitCode {
     let data = match &sys.data {
-        Some(path) => match common::read_source(path) {
+        Some(path) => match read_text(path) {
             Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -280,7 +292,7 @@ fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCo
 /// script, points formula, alert conditions and TTS texts), listing each failure with its
 /// position in the file. Exit 0 when all work, 1 when a script fails, 2 for an invalid file.
 pub fn run_check(path: &str) -> ExitCode {
-    let file = match common::read_source(path) {
+    let file = match read_text(path) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
