@@ -101,3 +101,33 @@ fn check_statuses() {
     assert_eq!(run_check(invalid.to_str().unwrap()), ExitCode::from(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 14, part 3: `--simulate` has one total budget. A week of the example tournament runs
+/// (exit 0); 1,000 alerts of `while true { }; true` end the run with exit status 1 instead of
+/// taking 0.5 s per simulated second.
+#[test]
+fn simulate_has_one_total_budget() {
+    let mut week = args(KindArg::Content);
+    week.simulate = Some(7 * 24 * 3600);
+    assert_eq!(
+        run_system(None, false, true, None, &week),
+        ExitCode::SUCCESS
+    );
+
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example()).unwrap()).unwrap();
+    file["alerts"] = (0..1000)
+        .map(|i| serde_json::json!({"title": format!("a{i}"), "condition": "while true { }; true"}))
+        .collect();
+    let dir = std::env::temp_dir().join(format!("alea-ezsim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("spin.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    let mut spin = week.clone();
+    spin.data = Some(path.to_str().unwrap().into());
+    assert_eq!(
+        run_system(None, false, true, None, &spin),
+        ExitCode::from(1)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -2,7 +2,7 @@
 //! alert's condition evaluated on each running tick against the previous tick's snapshot, a
 //! firing (with its TTS text) on every tick the condition is true.
 
-use crate::fields::Hooks;
+use crate::fields::{Budget, Hooks};
 use crate::host::StateHost;
 use crate::session::Session;
 use alea_core::Diagnostic;
@@ -12,6 +12,14 @@ use alea_tournament::{Field, Simulation, local_time_text};
 /// Longest simulation (**Decision**: one week of seconds), so a huge `--simulate` ends in a
 /// clear error instead of running for hours.
 pub const MAX_SIMULATE_SECONDS: u64 = 7 * 24 * 3600;
+
+/// Steps one simulation may use in all (**Decision**): every alert condition and TTS text,
+/// payout script and points formula of every tick together, each run still within its own
+/// budget (ezscript.md §11). About four seconds of work; a simulated week of the example
+/// tournament needs about 0.5 % of it. When it is spent the simulation ends with
+/// [`SimulationReport::out_of_steps`] instead of spending 0.5 s per simulated second on 1,000
+/// alerts that loop forever.
+pub const MAX_SIMULATE_STEPS: u64 = 100_000_000;
 
 /// One alert firing.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +80,9 @@ pub struct SimulationReport {
     /// The content field of [`Session::simulate_with_content`] as the running clock shows it
     /// (empty for [`Session::simulate`]).
     pub frames: Vec<Frame>,
+    /// The tick on which the simulation's total budget ([`MAX_SIMULATE_STEPS`]) was spent and
+    /// the simulation stopped (`None`: it ran every tick asked for).
+    pub out_of_steps: Option<u64>,
 }
 
 /// A content field rendered at one tick of a simulation.
@@ -168,11 +179,13 @@ impl Session {
             })
             .collect();
         let fuel = self.fuel(crate::Kind::Alert);
-        let hooks = Hooks::new(
+        let budget = Budget::new(MAX_SIMULATE_STEPS);
+        let mut hooks = Hooks::new(
             &self.format,
             self.options.fuel.unwrap_or(alea_ezscript::DEFAULT_FUEL),
             self.now(),
         );
+        hooks.budget = Some(&budget);
         let zone = self.time_zone().to_string();
         let record = |report: &mut SimulationReport, alert: &str, field, tick, d: Diagnostic| {
             if !report
@@ -189,7 +202,11 @@ impl Session {
             }
         };
         let sim = Simulation::new(self.tournament.clone(), hooks);
-        for tick in sim.take(seconds as usize) {
+        'ticks: for tick in sim.take(seconds as usize) {
+            if budget.is_spent() {
+                report.out_of_steps = Some(tick.number);
+                break;
+            }
             let due = content.is_some_and(|c| tick.number % c.every == 0 || tick.number == seconds);
             if due && let Some(text) = render(&tick.current) {
                 report.frames.push(Frame {
@@ -198,6 +215,12 @@ impl Session {
                 });
             }
             if !tick.evaluates_alerts() {
+                if content.is_none() {
+                    // A stopped clock never starts again (tournament-data.md §8: only the
+                    // start of the simulation starts it) and paused ticks fire nothing, so
+                    // nothing more can be printed.
+                    break;
+                }
                 continue;
             }
             for alert in &alerts {
@@ -224,10 +247,17 @@ impl Session {
                 let env = Env {
                     host: &host,
                     formatter: &self.format,
-                    fuel,
+                    fuel: budget.fuel(fuel),
                     ..Env::default()
                 };
-                let fires = match program.run(&env) {
+                let (result, steps) = program.run_metered(&env);
+                budget.charge(steps);
+                if budget.is_spent() {
+                    // This run may have been cut short by the total budget, not its own.
+                    report.out_of_steps = Some(tick.number);
+                    break 'ticks;
+                }
+                let fires = match result {
                     Ok(Value::Bool(b)) => b,
                     Ok(_) => {
                         let d =
@@ -249,8 +279,20 @@ impl Session {
                 if !fires {
                     continue;
                 }
-                let tts = alert.tts.as_ref().and_then(|t| {
-                    let out = t.render(&env);
+                let env = Env {
+                    fuel: budget.fuel(fuel),
+                    ..env
+                };
+                let rendered = alert.tts.as_ref().map(|t| {
+                    let (out, steps) = t.render_metered(&env);
+                    budget.charge(steps);
+                    out
+                });
+                if budget.is_spent() {
+                    report.out_of_steps = Some(tick.number);
+                    break 'ticks;
+                }
+                let tts = rendered.and_then(|out| {
                     for d in out.errors {
                         record(&mut report, &alert.title, "tts", tick.number, d);
                     }

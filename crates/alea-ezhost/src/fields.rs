@@ -102,8 +102,40 @@ pub(crate) struct Hooks<'a> {
     pub fuel: u64,
     pub now: f64,
     pub errors: Vec<(HookField, Diagnostic)>,
+    /// A budget shared with other scripts (a simulation's), charged with every run's steps.
+    pub budget: Option<&'a Budget>,
     payout_program: Option<(String, Result<Program, Vec<Diagnostic>>)>,
     points_program: Option<(String, Result<Program, Vec<Diagnostic>>)>,
+    /// The last payout inputs and their result: the script reads only those numbers and the
+    /// fixed `now`, so equal inputs give the same amounts (a clock re-derives every second).
+    last_payout: Option<(PayoutInputs, Option<Vec<f64>>)>,
+}
+
+/// Steps left for many runs together (`--simulate`'s one total budget).
+#[derive(Debug)]
+pub(crate) struct Budget {
+    left: std::cell::Cell<u64>,
+}
+
+impl Budget {
+    pub fn new(steps: u64) -> Budget {
+        Budget {
+            left: std::cell::Cell::new(steps),
+        }
+    }
+
+    /// The fuel for one run: its own budget, or what is left if that is less.
+    pub fn fuel(&self, own: u64) -> u64 {
+        own.min(self.left.get())
+    }
+
+    pub fn charge(&self, steps: u64) {
+        self.left.set(self.left.get().saturating_sub(steps));
+    }
+
+    pub fn is_spent(&self) -> bool {
+        self.left.get() == 0
+    }
 }
 
 impl<'a> Hooks<'a> {
@@ -113,9 +145,24 @@ impl<'a> Hooks<'a> {
             fuel,
             now,
             errors: Vec::new(),
+            budget: None,
             payout_program: None,
             points_program: None,
+            last_payout: None,
         }
+    }
+
+    fn fuel(&self) -> u64 {
+        self.budget.map_or(self.fuel, |b| b.fuel(self.fuel))
+    }
+
+    /// Runs a compiled hook and charges its steps to the shared budget.
+    fn run(&self, program: &Program, env: &Env<'_>) -> Result<Value, Vec<Diagnostic>> {
+        let (result, steps) = program.run_metered(env);
+        if let Some(budget) = self.budget {
+            budget.charge(steps);
+        }
+        result.map_err(|e| vec![e.to_diagnostic()])
     }
 
     fn record(&mut self, field: HookField, diags: Vec<Diagnostic>) {
@@ -144,27 +191,39 @@ fn cached<'p>(
 
 impl ScriptHooks for Hooks<'_> {
     fn payout_amounts(&mut self, script: &str, inputs: &PayoutInputs) -> Option<Vec<f64>> {
+        let same_script = self
+            .payout_program
+            .as_ref()
+            .is_some_and(|(src, _)| src == script);
+        if let Some((last, amounts)) = &self.last_payout
+            && same_script
+            && last == inputs
+        {
+            return amounts.clone();
+        }
         let host = PayoutHost::new(|n| inputs.get(n), self.now, self.formatter.locale_tag());
         let env = Env {
             host: &host,
             formatter: self.formatter,
-            fuel: self.fuel,
+            fuel: self.fuel(),
             ..Env::default()
         };
-        let result = match cached(&mut self.payout_program, script) {
-            Ok(p) => p
-                .run(&env)
-                .map_err(|e| vec![e.to_diagnostic()])
+        cached(&mut self.payout_program, script);
+        let result = match &self.payout_program.as_ref().expect("just compiled").1 {
+            Ok(p) => self
+                .run(p, &env)
                 .and_then(|v| payout_amounts(&v).map_err(|m| vec![whole(script, m)])),
             Err(d) => Err(d.clone()),
         };
-        match result {
+        let amounts = match result {
             Ok(a) => Some(a),
             Err(d) => {
                 self.record(HookField::PayoutScript, d);
                 None
             }
-        }
+        };
+        self.last_payout = Some((inputs.clone(), amounts.clone()));
+        amounts
     }
 
     fn ante_text(&mut self, ante: f64) -> String {
@@ -183,14 +242,15 @@ impl ScriptHooks for Hooks<'_> {
         let env = Env {
             host: &host,
             formatter: self.formatter,
-            fuel: self.fuel,
+            fuel: self.fuel(),
             ..Env::default()
         };
-        let result = match cached(&mut self.points_program, src) {
-            Ok(p) => match p.run(&env) {
+        cached(&mut self.points_program, src);
+        let result = match &self.points_program.as_ref().expect("just compiled").1 {
+            Ok(p) => match self.run(p, &env) {
                 Ok(Value::Number(x)) if x.is_finite() => Ok(x),
                 Ok(_) => Err(vec![whole(src, "The points formula must produce a number")]),
-                Err(e) => Err(vec![e.to_diagnostic()]),
+                Err(d) => Err(d),
             },
             Err(d) => Err(d.clone()),
         };

@@ -154,6 +154,12 @@ impl Program {
 
     /// Runs the script; its value is the last statement's.
     pub fn run(&self, env: &Env<'_>) -> Result<Value, RunError> {
+        self.run_metered(env).0
+    }
+
+    /// [`Program::run`] that also returns the steps used, whether the run succeeded or failed,
+    /// so a caller can charge many runs to one budget (`--simulate`).
+    pub fn run_metered(&self, env: &Env<'_>) -> (Result<Value, RunError>, u64) {
         let mut it = Interp::new(
             &self.protos,
             &self.names,
@@ -162,7 +168,8 @@ impl Program {
             env.fuel,
             env.limits,
         );
-        it.run_chunk(&self.body)
+        let result = it.run_chunk(&self.body);
+        (result, env.fuel.saturating_sub(it.fuel))
     }
 
     /// Runs the script and displays its value within the same budget (a value can be a huge
@@ -305,14 +312,21 @@ impl Template {
     /// Renders: insertions run left to right in one scope on one budget; an insertion that
     /// fails, yields nothing or yields `""` is empty; if all are empty the result is `""`.
     pub fn render(&self, env: &Env<'_>) -> Rendered {
+        self.render_metered(env).0
+    }
+
+    /// [`Template::render`] that also returns the steps its insertions used (see
+    /// [`Program::run_metered`]).
+    pub fn render_metered(&self, env: &Env<'_>) -> (Rendered, u64) {
         let mut errors = self.diagnostics.clone();
         let mut insertions_of_errors = self.diagnostic_insertions.clone();
         if self.invalid {
-            return Rendered {
+            let rendered = Rendered {
                 text: String::new(),
                 errors,
                 insertions: insertions_of_errors,
             };
+            return (rendered, 0);
         }
         let mut it = Interp::new(
             &self.protos,
@@ -359,10 +373,11 @@ impl Template {
         if insertions > 0 && non_empty == 0 {
             text.clear();
         }
-        Rendered {
+        let rendered = Rendered {
             text,
             errors,
             insertions: insertions_of_errors,
-        }
+        };
+        (rendered, env.fuel.saturating_sub(it.fuel))
     }
 }

@@ -281,6 +281,14 @@ fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCo
             e.alert, e.field, e.tick, e.diagnostic.message
         );
     }
+    if let Some(tick) = report.out_of_steps {
+        eprintln!(
+            "error: the simulation ran out of steps at tick {tick} (all its scripts together \
+             may use {} steps)",
+            alea_ezhost::MAX_SIMULATE_STEPS
+        );
+        return ExitCode::from(1);
+    }
     if report.errors.iter().all(tolerated) {
         ExitCode::SUCCESS
     } else {
