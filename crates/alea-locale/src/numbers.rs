@@ -10,6 +10,9 @@ use icu_experimental::dimension::currency::CurrencyType;
 use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
 use icu_experimental::dimension::percent::formatter::PercentFormatter;
 use icu_experimental::dimension::provider::currency::fractions::CurrencyFractionsV1;
+use icu_experimental::dimension::provider::currency::symbols::{
+    CurrencySymbolWidth, CurrencySymbolsV1,
+};
 use icu_locale::Locale;
 use icu_plurals::PluralRules;
 use icu_provider::{DataProvider, DataRequest};
@@ -48,6 +51,18 @@ impl CurrencyAffixes {
         })
     }
 
+    /// Writes `code` where the pattern has `symbol` (R6: `CHF` for the narrow `Fr.`).
+    fn replace_symbol(&mut self, symbol: &str, code: &str) {
+        for text in [
+            &mut self.positive.0,
+            &mut self.positive.1,
+            &mut self.negative.0,
+            &mut self.negative.1,
+        ] {
+            *text = text.replace(symbol, code);
+        }
+    }
+
     fn wrap(&self, sign: Sign, number: &str) -> String {
         let (prefix, suffix) = if sign == Sign::Negative {
             &self.negative
@@ -56,6 +71,33 @@ impl CurrencyAffixes {
         };
         format!("{prefix}{number}{suffix}")
     }
+}
+
+/// The CLDR symbol of a currency in one width for the locale, and whether it is the locale's own
+/// (`false`: found only at CLDR's root); `None` when there is none (ICU4X then shows the ISO
+/// code). A silent request: a missing symbol is an answer, not an error to log.
+fn symbol(
+    locale: &Locale,
+    currency: CurrencyType,
+    width: CurrencySymbolWidth,
+) -> Option<(String, bool)> {
+    let data_locale = icu_provider::DataLocale::from(locale);
+    let mut buffer = Default::default();
+    let mut request = DataRequest {
+        id: icu_provider::DataIdentifierBorrowed::for_marker_attributes_and_locale(
+            CurrencySymbolsV1::make_attributes(currency, width, &mut buffer),
+            &data_locale,
+        ),
+        ..Default::default()
+    };
+    request.metadata.silent = true;
+    let response: icu_provider::DataResponse<CurrencySymbolsV1> =
+        icu_experimental::provider::Baked.load(request).ok()?;
+    let own = response
+        .metadata
+        .locale
+        .is_none_or(|found| !found.language.is_unknown());
+    Some((response.payload.get().as_str().to_string(), own))
 }
 
 /// The number formatters of one locale.
@@ -118,7 +160,16 @@ impl NumberFormats {
             .to_string();
         let plain_one = ungrouped.format(&Decimal::from(1u8)).to_string();
         let whole_fraction_suffix = one.strip_prefix(&plain_one).unwrap_or("").to_string();
-        let affixes = CurrencyAffixes::find(&with_symbol, &one);
+        let mut affixes = CurrencyAffixes::find(&with_symbol, &one);
+        // R6: when the locale has no standard symbol for the currency (ICU shows its ISO code)
+        // and the narrow one is only CLDR's root's, show the code: de-CH `CHF`, not root's `Fr.`.
+        if let (Some(affixes), Some((narrow, false)), None) = (
+            affixes.as_mut(),
+            symbol(locale, currency_type, CurrencySymbolsV1::NARROW),
+            symbol(locale, currency_type, CurrencySymbolsV1::SHORT),
+        ) {
+            affixes.replace_symbol(&narrow, currency);
+        }
         Ok(Self {
             compact,
             ungrouped,
