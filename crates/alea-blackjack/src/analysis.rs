@@ -4,9 +4,9 @@
 use crate::exact::{ExactError, ExactOptions, ExactStats, exact, exact_preset};
 use crate::presets::{BUILTIN_PRESETS, UnknownPreset, preset_names, preset_spec};
 use crate::randomizer::Randomizer;
-use crate::rational::Ratio;
 use crate::sim::{SimStats, simulate_randomizer};
 use crate::spec::{Core, Spec, SpecError};
+use alea_prob::Ratio;
 use std::fmt;
 
 /// A randomizer by what its user wrote: Blackjack text (spec presets expand to it) or a

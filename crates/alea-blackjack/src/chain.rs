@@ -13,8 +13,8 @@
 use crate::prefix::Scripted;
 use crate::presets::Builtin;
 use crate::randomizer::Dealer;
-use crate::rational::Ratio;
 use crate::spec::{Core, Spec};
+use alea_prob::Ratio;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Zero};

@@ -5,8 +5,8 @@
 
 use crate::chain::{self, Chain, ChainError, Key, Model, components, has_cycle, stationary};
 use crate::presets::{Builtin, TETROMINOES, preset_spec};
-use crate::rational::Ratio;
 use crate::spec::{Core, Spec};
+use alea_prob::Ratio;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -793,7 +793,7 @@ impl ExactStats {
                 .collect();
             format!("{{{}}}", items.join(", "))
         };
-        let frac = |r: &Ratio| q(&r.to_string());
+        let frac = |r: &Ratio| q(&r.to_plain_string());
         let pieces: Vec<String> = self.pieces.iter().map(|p| q(p)).collect();
         let dist = |i: usize| {
             let items: Vec<String> = self.gaps[i]

@@ -39,10 +39,12 @@ mod parser;
 mod prefix;
 mod presets;
 mod randomizer;
-mod rational;
+
 mod sim;
 mod spec;
 
+/// The workspace's exact fraction type (from `alea-prob`), re-exported for the API's fractions.
+pub use alea_prob::Ratio;
 pub use analysis::{
     Analysis, AnalysisOptions, Fallback, Law, Prob, ResolveError, Source, analyse, deal,
     similar_presets,
@@ -55,7 +57,6 @@ pub use parser::MAX_COUNT;
 pub use prefix::{MAX_PREFIX_PATHS, prefix_law};
 pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
 pub use randomizer::{Piece, Randomizer, STATE_FORMAT};
-pub use rational::Ratio;
 pub use sim::{GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};
 

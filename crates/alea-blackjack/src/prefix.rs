@@ -1,8 +1,8 @@
 //! Exact laws of the first few deals, by enumerating every sequence of `below` results.
 
 use crate::randomizer::{Dealer, Draw, Piece, deal_spec};
-use crate::rational::Ratio;
 use crate::spec::Spec;
+use alea_prob::Ratio;
 use num_bigint::BigUint;
 use num_traits::One;
 use std::collections::BTreeMap;

@@ -42,6 +42,7 @@ mod error;
 mod int;
 mod pool;
 mod ratio;
+mod ratio_ops;
 mod weight;
 
 pub use dist::{Dist, Moments, SignedRatio};

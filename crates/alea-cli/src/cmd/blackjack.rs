@@ -375,11 +375,16 @@ fn print_exact(out: &mut dyn Write, e: &ExactStats, json: bool) -> io::Result<()
     writeln!(
         out,
         "repeat probability: {} ≈ {:.6}",
-        e.repeat_probability,
+        e.repeat_probability.to_plain_string(),
         e.repeat_probability.to_f64()
     )?;
     if let Some(h) = &e.from_history_probability {
-        writeln!(out, "every roll hits the history: {h} ≈ {:.7}", h.to_f64())?;
+        writeln!(
+            out,
+            "every roll hits the history: {} ≈ {:.7}",
+            h.to_plain_string(),
+            h.to_f64()
+        )?;
     }
     writeln!(
         out,
@@ -401,7 +406,7 @@ fn print_exact(out: &mut dyn Write, e: &ExactStats, json: bool) -> io::Result<()
             out,
             "{:<8} {:>12} {:>10.6} {:>9.3} {:>9}",
             p,
-            e.frequency[i].to_string(),
+            e.frequency[i].to_plain_string(),
             e.frequency[i].to_f64(),
             mean,
             max
@@ -410,7 +415,7 @@ fn print_exact(out: &mut dyn Write, e: &ExactStats, json: bool) -> io::Result<()
     writeln!(
         out,
         "(gap laws listed to max_gap or until the tail is at most {}; --json for every fraction)",
-        e.tail_limit
+        e.tail_limit.to_plain_string()
     )
 }
 
@@ -759,7 +764,8 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
         "\nExact: in TGM2 every roll hits the history with probability {} ≈ {:.7}.",
         e.from_history_probability
             .clone()
-            .unwrap_or_else(Ratio::zero),
+            .unwrap_or_else(Ratio::zero)
+            .to_plain_string(),
         e.from_history_probability
             .as_ref()
             .map_or(0.0, |r| r.to_f64())

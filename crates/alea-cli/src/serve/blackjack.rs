@@ -157,7 +157,7 @@ fn exact_json(text: &str, source: &Source, st: &ExactStats) -> Value {
                 .map(|(k, r)| k as f64 * r.to_f64())
                 .sum();
             json!({"piece": name, "frequency": st.frequency[i].to_f64(),
-                   "frequency_exact": st.frequency[i].to_string(),
+                   "frequency_exact": st.frequency[i].to_plain_string(),
                    "max_gap": g.max_gap, "gap_mean": mean, "gap_tail": g.tail.to_f64(),
                    "gaps": law})
         })
@@ -166,7 +166,7 @@ fn exact_json(text: &str, source: &Source, st: &ExactStats) -> Value {
         "ok": true, "errors": [], "spec": text, "canonical": source.label(), "method": "exact",
         "states": st.states,
         "repeat_probability": st.repeat_probability.to_f64(),
-        "repeat_probability_exact": st.repeat_probability.to_string(),
+        "repeat_probability_exact": st.repeat_probability.to_plain_string(),
         "from_history_probability": st.from_history_probability.as_ref().map(|r| r.to_f64()),
         "pieces": pieces,
         "warnings": warnings(source),
