@@ -99,3 +99,125 @@ fn tour_runs_the_man_page_examples() {
     assert!(out.contains("roll: 1 1 2 \n"), "{out}");
     assert!(out.contains("100000 rolls: mean"), "{out}");
 }
+
+#[test]
+fn eval_value_that_is_not_a_number_is_the_program() {
+    // `-e`'s optional count must not swallow the program (issue 15).
+    let o = alea(&["dice", "--seed", "2", "-n", "5000", "-e", "sum(3#d6)"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.starts_with("sum(3#d6)  (5000 rolls)\n"), "{out}");
+    let o = alea(&["dice", "--seed", "2", "--json", "-e", "sum(3#d6)"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["program"], "sum(3#d6)");
+    assert_eq!(v["rolls"], 1_000_000);
+    // A number is still the count.
+    let o = alea(&["dice", "--seed", "2", "--json", "-e", "300", "d6"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(
+        (v["program"].as_str(), v["rolls"].as_u64()),
+        (Some("d6"), Some(300))
+    );
+}
+
+#[test]
+fn roll_counts_beyond_the_limit_are_usage_errors() {
+    for args in [
+        &["dice", "-e", "1000000000", "d6"][..],
+        &["dice", "-e", "0", "d6"],
+        &["dice", "-n", "0", "d6"],
+        &["dice", "-n", "100000001", "d6"],
+        &["dice", "-e", "99999999999999999999999", "d6"],
+    ] {
+        let o = alea(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("the number of rolls must be from 1 to 100000000"),
+            "{args:?}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_runtime_error_ends_its_statement_in_every_mode() {
+    // Roll then calc: the error of the roll ends the statement, the next one runs.
+    let o = alea(&["dice", "-r", "-c", "--no-bars", "d0; 2"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.matches("die size must be at least 1").count(),
+        1,
+        "{err}"
+    );
+    assert!(stdout(&o).starts_with("2\n2\n"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_repl_computes_the_exact_distribution_by_default() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["repl", "dice"])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run alea repl dice");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"sum(2#d6)\n:roll\n:seed 1\nsum 1..100\n:eval 0\n:eval 500\nd2\n:calc\n3#d6\n")
+        .expect("write");
+    let o = child.wait_with_output().expect("wait");
+    let text = stdout(&o);
+    assert!(text.contains("     7     0.166667"), "{text}");
+    assert!(text.contains("mean 7.000000"), "{text}");
+    assert!(text.contains("mode: roll\n"), "{text}");
+    assert!(text.contains("\n5050\n"), "{text}");
+    assert!(
+        text.contains("the number of rolls must be from 1 to 100000000 (got 0)"),
+        "{text}"
+    );
+    assert!(text.contains("d2  (500 rolls)"), "{text}");
+    assert!(text.contains("mode: calc"), "{text}");
+    assert!(
+        text.contains("result is not a single value (list of 3 values)"),
+        "{text}"
+    );
+}
+
+/// `alea dice` on a terminal with no program says it reads stdin. The terminal is util-linux
+/// `script`'s pseudo-terminal; it is part of every Linux base system the CI uses.
+#[test]
+fn no_program_on_a_terminal_says_it_reads_stdin() {
+    let script = std::path::Path::new("/usr/bin/script");
+    if !script.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "util-linux `script` is needed for this test under CI"
+        );
+        return;
+    }
+    let cmd = format!("{} dice --roll", env!("CARGO_BIN_EXE_alea"));
+    let mut child = Command::new(script)
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run script");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        // The program, then end-of-file (Ctrl-D) typed on the terminal.
+        let _ = stdin.write_all(b"sum 1..10\n\x04");
+    }
+    let o = child.wait_with_output().expect("wait");
+    let text = stdout(&o);
+    assert!(text.contains("reading it from stdin"), "{text}");
+    assert!(text.contains("55"), "{text}");
+}

@@ -5,7 +5,9 @@
 //! * [`print_tree`] prints a statement as 0.7's `-p` does;
 //! * [`Roller`] samples one outcome (roll mode) and [`eval`] the histogram of many rolls on all
 //!   cores (eval mode); [`ops`] holds the value rules both evaluators share;
-//! * the exact engine lives in [`calc`].
+//! * the exact engine lives in [`calc`];
+//! * [`Session`] is the statement loop every front end calls: it runs each statement in the
+//!   requested modes (tree, roll, calc, eval) and returns a [`Report`].
 //!
 //! ```
 //! use alea_core::SourceFile;
@@ -31,6 +33,7 @@ mod parser;
 mod resolve;
 mod roll;
 mod sample;
+mod session;
 mod tree;
 
 pub use alea_core::Diagnostic;
@@ -40,6 +43,7 @@ pub use lexer::{Lexer, Token, TokenKind, split_statements};
 pub use parser::{MAX_DEPTH, MAX_NODES};
 pub use resolve::{resolve_program, resolve_statement};
 pub use roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError, Roller};
+pub use session::{MAX_EVAL_ROLLS, Mode, Modes, Report, Session, SessionOptions, check_rolls};
 pub use tree::print_tree;
 
 use alea_core::SourceFile;

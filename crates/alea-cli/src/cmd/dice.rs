@@ -1,13 +1,14 @@
 //! `alea dice` and the engine of the drop-in `dicelab` binary (dicelab.md §7–§8).
 //!
-//! Both front ends share [`Session`], which runs one statement at a time in the order of the
-//! spec (tree, roll, calc, eval), writes 0.7's formats and remembers the worst failure for the
-//! exit status (0 ok, 1 usage/file, 2 syntax, 3 runtime).
+//! The statements run in the library's [`Session`] (the statement loop, one [`Report`] per
+//! statement); this module only reads input, displays reports (0.7's formats for `dicelab`,
+//! tables, JSON and charts for `alea dice`) and keeps the exit status (0 ok, 1 usage/file,
+//! 2 syntax, 3 runtime).
 
 use crate::common::{self, Repl, ReplStep};
-use alea_core::{Diagnostic, RenderOptions, Rng, SourceFile};
-use alea_dicelab::calc::{CalcOptions, CalcResult};
-use alea_dicelab::{Histogram, Roller, Statement};
+use alea_core::{Diagnostic, RenderOptions, SourceFile};
+use alea_dicelab::calc::CalcOptions;
+use alea_dicelab::{Histogram, Modes, Report, Session, SessionOptions, Statement};
 
 #[path = "dice_report.rs"]
 mod report;
@@ -94,28 +95,29 @@ pub fn os_seed() -> u64 {
     h.finish()
 }
 
-// ==== CALC HOOK: the one place where `-c` is answered ====================================
-/// The exact distribution of `statement` (dicelab.md §5) with `while` threshold `threshold`
-/// (the f32 of `-t`), or the error to report: a runtime error reachable with p > 0, a result
-/// that is a list, or a budget error naming the construct that blew up.
-pub fn calc_statement(
-    statement: &Statement,
-    threshold: f32,
-) -> Result<CalcResult, Box<Diagnostic>> {
-    let options = CalcOptions {
-        threshold,
-        ..CalcOptions::default()
-    };
-    alea_dicelab::calc::calculate(statement, &options).map_err(Box::new)
+/// The session options of `dicelab` flags: roll when no mode is asked for (`-p` alone prints
+/// only trees), 0.7's eval count and threshold.
+fn session_options(o: &DicelabOptions) -> SessionOptions {
+    SessionOptions {
+        modes: Modes {
+            tree: o.tree,
+            roll: o.roll || !(o.tree || o.calc || o.eval),
+            calc: o.calc,
+            eval: o.eval,
+        },
+        rolls: o.count,
+        calc: CalcOptions {
+            threshold: o.threshold,
+            ..CalcOptions::default()
+        },
+    }
 }
-// ==== end of CALC HOOK ======================================================================
 
-/// Runs statements and keeps the exit status.
-pub struct Session {
-    /// The options.
-    pub opts: DicelabOptions,
-    rng: Rng,
-    roller: Roller,
+/// Runs statements through the library's [`Session`], prints their reports in 0.7's formats
+/// and keeps the exit status.
+pub struct Runner {
+    /// The library session (its options may change between statements).
+    pub session: Session,
     /// 0 so far, or the status of the worst failure.
     pub status: u8,
 }
@@ -124,14 +126,12 @@ fn render(file: &SourceFile, d: &Diagnostic) -> String {
     d.render_with(file, RenderOptions::bare())
 }
 
-impl Session {
-    /// A session with the RNG seeded from `opts.seed` (or the OS).
-    pub fn new(opts: DicelabOptions) -> Session {
+impl Runner {
+    /// A runner with the RNG seeded from `opts.seed` (or the OS).
+    pub fn new(opts: &DicelabOptions) -> Runner {
         let seed = opts.seed.unwrap_or_else(os_seed);
-        Session {
-            opts,
-            rng: Rng::seed_from_u64(seed),
-            roller: Roller::new(),
+        Runner {
+            session: Session::new(session_options(opts), seed),
             status: 0,
         }
     }
@@ -150,59 +150,39 @@ impl Session {
         }
     }
 
-    /// Runs one statement in every requested mode: tree, roll, calc, eval.
+    /// Runs one statement and prints what each mode gave (tree, roll, calc, eval), then its
+    /// runtime error if one ended it.
     pub fn run_statement(
         &mut self,
         file: &SourceFile,
         statement: &Statement,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        let o = &self.opts;
-        let (tree, calc, eval) = (o.tree, o.calc, o.eval);
-        let roll = o.roll || !(o.tree || o.calc || o.eval);
-        if tree {
-            out.write_all(alea_dicelab::print_tree(&statement.expr).as_bytes())?;
+        let report = self.session.run(statement);
+        if let Some(tree) = &report.tree {
+            out.write_all(tree.as_bytes())?;
         }
-        if roll {
-            match self.roller.roll(statement, &mut self.rng) {
-                Ok(values) => {
-                    let mut line = String::with_capacity(values.len() * 4 + 1);
-                    for v in values {
-                        line.push_str(&v.to_string());
-                        line.push(' ');
-                    }
-                    line.push('\n');
-                    out.write_all(line.as_bytes())?;
-                }
-                Err(d) => return self.runtime_error(file, &d, out),
+        if let Some(values) = &report.roll {
+            let mut line = String::with_capacity(values.len() * 4 + 1);
+            for v in values {
+                line.push_str(&v.to_string());
+                line.push(' ');
             }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
         }
-        if calc {
-            match calc_statement(statement, self.opts.threshold) {
-                Ok(result) => out.write_all(result.render_dicelab(false).as_bytes())?,
-                Err(d) => return self.runtime_error(file, &d, out),
-            }
+        if let Some(result) = &report.calc {
+            out.write_all(result.render_dicelab(false).as_bytes())?;
         }
-        if eval {
-            let seed = self.rng.next_u64();
-            match alea_dicelab::eval(statement, self.opts.count, seed) {
-                Ok(h) => out.write_all(eval_lines(&h).as_bytes())?,
-                Err(d) => return self.runtime_error(file, &d, out),
-            }
+        if let Some(h) = &report.eval {
+            out.write_all(eval_lines(h).as_bytes())?;
         }
-        Ok(())
-    }
-
-    fn runtime_error(
-        &mut self,
-        file: &SourceFile,
-        d: &Diagnostic,
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
-        // Keep stdout and stderr in order for someone watching both.
-        out.flush()?;
-        eprint!("{}", render(file, d));
-        self.fail(EXIT_RUNTIME);
+        if let Some(d) = report.diagnostic() {
+            // Keep stdout and stderr in order for someone watching both.
+            out.flush()?;
+            eprint!("{}", render(file, d));
+            self.fail(EXIT_RUNTIME);
+        }
         Ok(())
     }
 }
@@ -285,7 +265,7 @@ pub fn run_dicelab(opts: DicelabOptions) -> u8 {
 
 /// Parses `file` whole, then runs every statement (nothing runs after a syntax error).
 pub fn run_whole(opts: DicelabOptions, file: &SourceFile) -> u8 {
-    let mut session = Session::new(opts);
+    let mut session = Runner::new(&opts);
     let (program, diagnostics) = alea_dicelab::parse(file);
     if !diagnostics.is_empty() {
         session.syntax_errors(file, &diagnostics);
@@ -307,7 +287,7 @@ pub fn run_whole(opts: DicelabOptions, file: &SourceFile) -> u8 {
 /// Terminal input: each statement runs as soon as its `;` arrives (0.7's behaviour); a
 /// syntax error skips that statement only.
 fn run_interactive(opts: DicelabOptions) -> u8 {
-    let mut session = Session::new(opts);
+    let mut session = Runner::new(&opts);
     let mut text = String::new();
     let mut consumed = 0usize;
     let stdin = io::stdin();
@@ -365,10 +345,11 @@ pub struct Args {
     /// Roll once and print the values.
     #[arg(short, long)]
     pub roll: bool,
-    /// Simulate N rolls (default 1000000) and print the distribution.
+    /// Simulate N rolls (default 1000000) and print the distribution. A value that is not a
+    /// number is the program: `-e 'sum(3#d6)'` simulates sum(3#d6).
     #[arg(short, long, value_name = "N", num_args = 0..=1, default_missing_value = "1000000")]
-    pub eval: Option<u64>,
-    /// Number of rolls for --eval.
+    pub eval: Option<String>,
+    /// Number of rolls for --eval (1 to 100000000).
     #[arg(short = 'n', long, value_name = "N")]
     pub count: Option<u64>,
     /// Exact distribution (the default mode).
@@ -414,13 +395,58 @@ fn usage_error(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// Default rolls of `alea dice -e`.
+const DEFAULT_ROLLS: u64 = 1_000_000;
+
+/// The roll count of `alea dice`, checked against the limit: `-n` wins over `-e N`. `None` when
+/// no simulation was asked for.
+fn eval_rolls(eval: Option<u64>, count: Option<u64>) -> Result<Option<u64>, String> {
+    match count.or(eval) {
+        Some(n) => alea_dicelab::check_rolls(n).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// `-e`'s optional value: all digits is the roll count, anything else is the program (clap
+/// would otherwise hand `-e 'sum(3#d6)'` the program as the count). A count too large for a
+/// u64 is still a count, refused by the limit check.
+fn split_eval_value(value: &str) -> Result<u64, String> {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(value.parse::<u64>().unwrap_or(u64::MAX));
+    }
+    Err(value.to_string())
+}
+
 /// Runs `alea dice`.
-pub fn run(args: Args) -> ExitCode {
+pub fn run(mut args: Args) -> ExitCode {
+    // `-e TEXT`: TEXT is the program unless it is a number.
+    let mut eval_count = None;
+    if let Some(value) = args.eval.take() {
+        match split_eval_value(&value) {
+            Ok(n) => eval_count = Some(n),
+            Err(program) => {
+                eval_count = Some(DEFAULT_ROLLS);
+                args.programs.insert(0, program);
+            }
+        }
+    }
+    let rolls = match eval_rolls(eval_count, args.count) {
+        Ok(r) => r,
+        Err(msg) => {
+            let flag = if args.count.is_some() { "-n" } else { "-e" };
+            return usage_error(&format!("{flag}: {msg}"));
+        }
+    };
     let files: Vec<SourceFile> = match (args.programs.as_slice(), &args.file) {
-        ([], path) => match common::read_source(path.as_deref().unwrap_or("-")) {
-            Ok(f) => vec![f],
-            Err(msg) => return usage_error(&msg),
-        },
+        ([], path) => {
+            if path.is_none() && common::stdin_is_terminal() {
+                eprintln!("{STDIN_NOTICE}");
+            }
+            match common::read_source(path.as_deref().unwrap_or("-")) {
+                Ok(f) => vec![f],
+                Err(msg) => return usage_error(&msg),
+            }
+        }
         (_, Some(_)) => return usage_error("give either a PROGRAM or -f FILE, not both"),
         ([p], None) => vec![SourceFile::new("<expr>", p.clone())],
         (ps, None) if args.compare => ps
@@ -434,13 +460,115 @@ pub fn run(args: Args) -> ExitCode {
             );
         }
     };
-    let code = alea_dicelab::with_big_stack(move || run_report(&args, &files));
+    let want_eval = eval_count.is_some() || (args.count.is_some() && !args.roll);
+    let rolls = want_eval.then(|| rolls.unwrap_or(DEFAULT_ROLLS));
+    let code = alea_dicelab::with_big_stack(move || run_report(&args, rolls, &files));
     ExitCode::from(code)
 }
 
-/// `alea repl dice`: statements run when their `;` or the end of the line arrives.
+/// What `alea dice` says before it waits for a program typed on a terminal.
+pub const STDIN_NOTICE: &str = "alea dice: no PROGRAM given, reading it from stdin \
+    (end with Ctrl-D; `alea dice --help` for usage, `alea repl dice` for a prompt)";
+
+/// How `alea dice` and its REPL display reports.
+struct Display {
+    json: bool,
+    compare: bool,
+    exact: bool,
+    style: TableStyle,
+    threshold: f32,
+}
+
+impl Display {
+    /// Prints one statement's report; returns the distribution to chart or compare (calc's
+    /// when there is one, else eval's).
+    fn show(
+        &self,
+        file: &SourceFile,
+        statement: &Statement,
+        report: &Report,
+        out: &mut dyn Write,
+    ) -> (Option<Analysis>, Option<Diagnostic>) {
+        let text = file.slice(statement.span).trim().to_string();
+        if let Some(tree) = &report.tree {
+            let _ = out.write_all(tree.as_bytes());
+        }
+        if let Some(values) = &report.roll {
+            if self.json {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({"program": text, "roll": values})
+                );
+            } else {
+                let strs: Vec<String> = values.iter().map(i32::to_string).collect();
+                let _ = writeln!(out, "{}", strs.join(" "));
+            }
+        }
+        let mut charted = None;
+        if let Some(result) = &report.calc {
+            let a = Analysis::exact(&text, result.clone(), self.threshold);
+            self.table(&a, None, out);
+            charted = Some(a);
+        }
+        if let Some(h) = &report.eval {
+            let a = Analysis::sampled(&text, h.clone());
+            self.table(&a, Some(h.rolls), out);
+            charted.get_or_insert(a);
+        }
+        let error = report.diagnostic().cloned();
+        if let Some(d) = &error
+            && self.json
+        {
+            let (line, column) = d.line_col(file).unwrap_or((0, 0));
+            let _ = writeln!(
+                out,
+                "{}",
+                alea_dicelab::calc::json_error(&text, &d.message, line, column)
+            );
+        }
+        (charted, error)
+    }
+
+    /// One distribution: a JSON line, or (unless --compare prints one table for all) the
+    /// program, the table and the footer.
+    fn table(&self, a: &Analysis, rolls: Option<u64>, out: &mut dyn Write) {
+        if self.json {
+            let _ = writeln!(out, "{}", a.json(self.exact));
+            return;
+        }
+        if self.compare {
+            return;
+        }
+        let _ = match rolls {
+            Some(n) => writeln!(out, "{}  ({n} rolls)", a.program),
+            None => writeln!(out, "{}", a.program),
+        };
+        let _ = out.write_all(a.table(&self.style).as_bytes());
+    }
+}
+
+fn default_style() -> TableStyle {
+    TableStyle {
+        bars: true,
+        ascii: false,
+        width: 40,
+        exact: false,
+        percentiles: report::parse_percentiles("5,25,50,75,95").unwrap_or_default(),
+    }
+}
+
+/// `alea repl dice`: statements run when their `;` or the end of the line arrives; the mode is
+/// the exact distribution (as `alea dice`) until `:roll`, `:eval` or `:tree` changes it.
 pub fn repl() -> ExitCode {
-    let mut session = Session::new(DicelabOptions::default());
+    let mut session = Session::new(SessionOptions::default(), os_seed());
+    let display = Display {
+        json: false,
+        compare: false,
+        exact: false,
+        style: default_style(),
+        threshold: CalcOptions::default().threshold,
+    };
     let handle = move |text: &str| -> ReplStep {
         let file = SourceFile::new("<repl>", text.to_string());
         if let Some(rest) = text.trim().strip_prefix(':') {
@@ -460,7 +588,11 @@ pub fn repl() -> ExitCode {
         }
         let mut out = Vec::new();
         for statement in &program.statements {
-            let _ = session.run_statement(&file, statement, &mut out);
+            let report = session.run(statement);
+            let (_, error) = display.show(&file, statement, &report, &mut out);
+            if let Some(d) = error {
+                out.extend_from_slice(render(&file, &d).as_bytes());
+            }
         }
         ReplStep::Done(String::from_utf8_lossy(&out).into_owned())
     };
@@ -473,32 +605,48 @@ pub fn repl() -> ExitCode {
 
 const REPL_HELP: &str = "Type a dicelab statement, e.g. sum(3#d6) or count >4 5#d6.
 A statement may span lines: it runs once it is complete.
-:roll, :eval [N], :tree   switch mode (roll is the default)
+:calc                     the exact distribution (the default mode, as alea dice)
+:roll, :eval [N], :tree   roll once, simulate N rolls (default 1000000), toggle the tree
 :seed N                   reseed the generator
 :quit                     leave";
 
+/// A REPL `:command`; returns what to print.
 fn repl_command(session: &mut Session, cmd: &str, arg: &str) -> String {
+    let modes = &mut session.options.modes;
     match cmd {
+        "calc" => {
+            (modes.calc, modes.roll, modes.eval) = (true, false, false);
+            "mode: calc (exact distribution)".to_string()
+        }
         "roll" => {
-            session.opts.roll = true;
-            session.opts.eval = false;
+            (modes.calc, modes.roll, modes.eval) = (false, true, false);
             "mode: roll".to_string()
         }
         "eval" => {
-            session.opts.roll = false;
-            session.opts.eval = true;
-            if let Ok(n) = arg.parse::<u64>() {
-                session.opts.count = n.clamp(1, 100_000_000);
+            let rolls = if arg.is_empty() {
+                Ok(DEFAULT_ROLLS)
+            } else {
+                match split_eval_value(arg) {
+                    Ok(n) => alea_dicelab::check_rolls(n),
+                    Err(_) => Err(format!("usage: :eval [N] (got '{arg}')")),
+                }
+            };
+            match rolls {
+                Ok(n) => {
+                    (modes.calc, modes.roll, modes.eval) = (false, false, true);
+                    session.options.rolls = n;
+                    format!("mode: eval ({n} rolls)")
+                }
+                Err(msg) => msg,
             }
-            format!("mode: eval ({} rolls)", session.opts.count)
         }
         "tree" => {
-            session.opts.tree = !session.opts.tree;
-            format!("tree: {}", if session.opts.tree { "on" } else { "off" })
+            modes.tree = !modes.tree;
+            format!("tree: {}", if modes.tree { "on" } else { "off" })
         }
         "seed" => match arg.parse::<u64>() {
             Ok(n) => {
-                session.rng = Rng::seed_from_u64(n);
+                session.reseed(n);
                 format!("seed: {n}")
             }
             Err(_) => "usage: :seed N".to_string(),
@@ -542,7 +690,7 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
         seed: Some(1),
         ..DicelabOptions::default()
     };
-    let mut session = Session::new(opts);
+    let mut session = Runner::new(&opts);
     for (title, program) in TOUR {
         writeln!(out, "# {title}\n{program}")?;
         let file = SourceFile::new("<tour>", program);
@@ -588,21 +736,34 @@ fn adjust_threshold(t: f32) -> f32 {
 
 /// `alea dice`: checks every program, then runs every statement in the requested modes;
 /// returns the exit status.
-fn run_report(args: &Args, files: &[SourceFile]) -> u8 {
+fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
     let threshold = adjust_threshold(args.threshold);
-    let mut session = Session::new(DicelabOptions {
-        seed: args.seed,
-        threshold,
-        ..DicelabOptions::default()
-    });
+    let want_eval = rolls.is_some();
+    let options = SessionOptions {
+        modes: Modes {
+            tree: args.print_tree,
+            roll: args.roll,
+            calc: args.calc || !(args.roll || want_eval || args.print_tree),
+            eval: want_eval,
+        },
+        rolls: rolls.unwrap_or(DEFAULT_ROLLS),
+        calc: CalcOptions {
+            threshold,
+            ..CalcOptions::default()
+        },
+    };
+    let mut runner = Runner {
+        session: Session::new(options, args.seed.unwrap_or_else(os_seed)),
+        status: 0,
+    };
     let mut statements = Vec::new();
     for file in files {
         let (program, diagnostics) = alea_dicelab::parse(file);
-        session.syntax_errors(file, &diagnostics);
+        runner.syntax_errors(file, &diagnostics);
         statements.extend(program.statements.into_iter().map(|s| (file, s)));
     }
-    if session.status != 0 {
-        return session.status;
+    if runner.status != 0 {
+        return runner.status;
     }
     let percentiles = match report::parse_percentiles(&args.percentiles) {
         Ok(p) => p,
@@ -619,67 +780,31 @@ fn run_report(args: &Args, files: &[SourceFile]) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let style = TableStyle {
-        bars: !args.no_bars,
-        ascii: args.ascii,
-        width: args.width.clamp(1, 1000),
+    let display = Display {
+        json: args.json,
+        compare: args.compare,
         exact: args.exact,
-        percentiles,
+        style: TableStyle {
+            bars: !args.no_bars,
+            ascii: args.ascii,
+            width: args.width.clamp(1, 1000),
+            exact: args.exact,
+            percentiles,
+        },
+        threshold,
     };
-    let rolls = args
-        .count
-        .or(args.eval)
-        .unwrap_or(1_000_000)
-        .clamp(1, 100_000_000);
-    let want_eval = args.eval.is_some() || (args.count.is_some() && !args.roll);
-    let want_calc = args.calc || !(args.roll || want_eval || args.print_tree);
     // The distributions drawn by --plot and compared by --compare: calc's when asked for.
     let mut charted: Vec<Analysis> = Vec::new();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (file, statement) in &statements {
-        let text = file.slice(statement.span).trim().to_string();
-        if args.print_tree {
-            let _ = out.write_all(alea_dicelab::print_tree(&statement.expr).as_bytes());
-        }
-        if args.roll {
-            match session.roller.roll(statement, &mut session.rng) {
-                Ok(values) if args.json => {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        serde_json::json!({"program": text, "roll": values})
-                    );
-                }
-                Ok(values) => {
-                    let strs: Vec<String> = values.iter().map(i32::to_string).collect();
-                    let _ = writeln!(out, "{}", strs.join(" "));
-                }
-                Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
-            }
-        }
-        if want_calc {
-            match calc_statement(statement, threshold) {
-                Ok(result) => {
-                    let a = Analysis::exact(&text, result, threshold);
-                    show(args, &a, None, &style, &mut out);
-                    charted.push(a);
-                }
-                Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
-            }
-        }
-        if want_eval {
-            let seed = session.rng.next_u64();
-            match alea_dicelab::eval(statement, rolls, seed) {
-                Ok(h) => {
-                    let a = Analysis::sampled(&text, h);
-                    show(args, &a, Some(rolls), &style, &mut out);
-                    if !want_calc {
-                        charted.push(a);
-                    }
-                }
-                Err(d) => report_error(&mut session, args, file, &text, &d, &mut out),
-            }
+        let report = runner.session.run(statement);
+        let (analysis, error) = display.show(file, statement, &report, &mut out);
+        charted.extend(analysis);
+        if let Some(d) = error {
+            let _ = out.flush();
+            eprint!("{}", render(file, &d));
+            runner.fail(EXIT_RUNTIME);
         }
     }
     if args.compare && !args.json && !charted.is_empty() {
@@ -696,47 +821,9 @@ fn run_report(args: &Args, files: &[SourceFile]) -> u8 {
         {
             let _ = out.flush();
             eprintln!("alea dice: cannot write {path}: {e}");
-            session.fail(EXIT_USAGE);
+            runner.fail(EXIT_USAGE);
         }
     }
     let _ = out.flush();
-    session.status
-}
-
-/// Prints one distribution: a JSON line, or (unless --compare prints one table for all) the
-/// program, the table and the footer.
-fn show(args: &Args, a: &Analysis, rolls: Option<u64>, style: &TableStyle, out: &mut dyn Write) {
-    if args.json {
-        let _ = writeln!(out, "{}", a.json(args.exact));
-        return;
-    }
-    if args.compare {
-        return;
-    }
-    let _ = match rolls {
-        Some(n) => writeln!(out, "{}  ({n} rolls)", a.program),
-        None => writeln!(out, "{}", a.program),
-    };
-    let _ = out.write_all(a.table(style).as_bytes());
-}
-
-fn report_error(
-    session: &mut Session,
-    args: &Args,
-    file: &SourceFile,
-    text: &str,
-    d: &Diagnostic,
-    out: &mut dyn Write,
-) {
-    if args.json {
-        let (line, column) = d.line_col(file).unwrap_or((0, 0));
-        let _ = writeln!(
-            out,
-            "{}",
-            alea_dicelab::calc::json_error(text, &d.message, line, column)
-        );
-    }
-    let _ = out.flush();
-    eprint!("{}", render(file, d));
-    session.fail(EXIT_RUNTIME);
+    runner.status
 }
