@@ -15,7 +15,7 @@
 //! let reports = session.run_program(&program);
 //! assert_eq!(reports[0].roll, Some(vec![5050]));
 //! // A runtime error ends its statement only.
-//! assert_eq!(reports[1].error.as_ref().map(|e| e.message.as_str()), Some("division by zero"));
+//! assert_eq!(reports[1].diagnostic().map(|d| d.message.as_str()), Some("division by zero"));
 //! assert!(reports[2].roll.is_some());
 //! ```
 
