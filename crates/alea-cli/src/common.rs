@@ -1,8 +1,125 @@
-//! What every subcommand shares: reading programs, printing diagnostics, the REPL loop.
+//! What every subcommand shares: the conventions of docs/cli.md in one place.
+//!
+//! * Exit statuses: [`EXIT_FAILED`] (1) when the program or its data failed (syntax, runtime,
+//!   load), [`EXIT_USAGE`] (2) for a usage error; 0 otherwise. The drop-in `dicelab` binary keeps
+//!   0.7's own statuses.
+//! * Diagnostics: [`eprint_diagnostics`] (the one rendering, coloured on a terminal, plain with
+//!   `NO_COLOR` or when piped) and, with `--json`, [`json_diagnostics`] on stdout.
+//! * Output: [`stdout`] is the one writer of stdout; when the reader has gone (`| head`) the
+//!   command ends at once, quietly and successfully.
+//! * Reading programs ([`read_source`]), the REPL loop ([`run_repl`]).
 
-use alea_core::{Diagnostic, RenderOptions, SourceFile};
-use std::io::{self, IsTerminal, Read};
+use alea_core::{Diagnostic, SourceFile};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit status when the program or its data failed: a syntax error, a runtime error, a file
+/// that does not load.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit status of a usage error: a bad option, a missing argument, an unknown name.
+pub const EXIT_USAGE: u8 = 2;
+
+/// [`EXIT_FAILED`] as an [`ExitCode`].
+pub fn failed() -> ExitCode {
+    ExitCode::from(EXIT_FAILED)
+}
+
+/// Prints `error: MESSAGE` on stderr (clap's form for usage errors) and returns
+/// [`EXIT_USAGE`].
+pub fn usage_error(message: impl Into<String>) -> ExitCode {
+    eprint_plain(&Diagnostic::error(message));
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// Prints diagnostics on stderr in the one format, coloured when stderr is a terminal (and
+/// `NO_COLOR` is unset).
+pub fn eprint_diagnostics(file: &SourceFile, diagnostics: &[Diagnostic]) {
+    let mut err = anstream::stderr().lock();
+    for d in diagnostics {
+        let _ = err.write_all(d.render_styled(file).as_bytes());
+    }
+}
+
+/// Prints one diagnostic that has no program text (an unknown preset, a missing file) on
+/// stderr: `error: message`, then its notes and help.
+pub fn eprint_plain(d: &Diagnostic) {
+    let empty = SourceFile::new("", "");
+    let plain = Diagnostic {
+        span: None,
+        ..d.clone()
+    };
+    let _ = anstream::stderr().write_all(plain.render_styled(&empty).as_bytes());
+}
+
+/// The one JSON shape of diagnostics, `{"diagnostics": [...]}`: each item is the file its span
+/// points into (`None` for none) and the diagnostic.
+pub fn json_diagnostics<'a, I>(items: I) -> serde_json::Value
+where
+    I: IntoIterator<Item = (Option<&'a SourceFile>, &'a Diagnostic)>,
+{
+    let list: Vec<_> = items.into_iter().map(|(f, d)| d.json(f)).collect();
+    serde_json::json!({ "diagnostics": list })
+}
+
+/// Prints [`json_diagnostics`] of the diagnostics of one file as one line on stdout.
+pub fn print_json_diagnostics(file: Option<&SourceFile>, diagnostics: &[Diagnostic]) {
+    let v = json_diagnostics(diagnostics.iter().map(|d| (file, d)));
+    let _ = writeln!(stdout(), "{v}");
+}
+
+/// The one writer of stdout (a lock on it, buffered by std line by line). A write to a closed
+/// pipe ends the process at once with status 0: the reader has what it wanted (`| head`), and
+/// nothing else is worth doing. Other write errors are returned.
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub struct Stdout(io::StdoutLock<'static>);
+
+fn quiet_on_broken_pipe<T>(r: io::Result<T>) -> io::Result<T> {
+    if let Err(e) = &r
+        && e.kind() == io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+    r
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        quiet_on_broken_pipe(self.0.write(buf))
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        quiet_on_broken_pipe(self.0.write_all(buf))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        quiet_on_broken_pipe(self.0.flush())
+    }
+}
+
+/// `println!` through [`stdout`]: never panics, ends quietly on a closed pipe.
+#[macro_export]
+macro_rules! outln {
+    () => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!($crate::common::stdout());
+    }};
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!($crate::common::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` through [`stdout`]: never panics, ends quietly on a closed pipe.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::write!($crate::common::stdout(), $($arg)*);
+    }};
+}
 
 /// Largest program file the CLI reads (16 MiB); bigger inputs are refused with a clear error
 /// before any parser sees them.
@@ -57,13 +174,6 @@ fn io_reason(e: &io::Error) -> String {
     }
 }
 
-/// Prints diagnostics to stderr with the given render options.
-pub fn eprint_diagnostics(file: &SourceFile, diagnostics: &[Diagnostic], opts: RenderOptions) {
-    for d in diagnostics {
-        eprint!("{}", d.render_with(file, opts));
-    }
-}
-
 /// True when stdin is an interactive terminal.
 pub fn stdin_is_terminal() -> bool {
     io::stdin().is_terminal()
@@ -103,7 +213,7 @@ pub fn run_repl(mut repl: Repl<'_>) -> std::process::ExitCode {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
-    println!(
+    crate::outln!(
         "alea {} REPL. :help for help, :quit or Ctrl-D to leave.",
         repl.name
     );
@@ -121,7 +231,7 @@ pub fn run_repl(mut repl: Repl<'_>) -> std::process::ExitCode {
                     match trimmed {
                         ":quit" | ":q" | ":exit" => break,
                         ":help" | ":h" | ":?" => {
-                            println!("{}", repl.help);
+                            crate::outln!("{}", repl.help);
                             continue;
                         }
                         "" => continue,
@@ -137,9 +247,9 @@ pub fn run_repl(mut repl: Repl<'_>) -> std::process::ExitCode {
                     ReplStep::Incomplete => {}
                     ReplStep::Done(out) => {
                         if !out.is_empty() {
-                            print!("{out}");
+                            crate::out!("{out}");
                             if !out.ends_with('\n') {
-                                println!();
+                                crate::outln!();
                             }
                         }
                         pending.clear();

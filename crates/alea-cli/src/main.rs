@@ -69,8 +69,7 @@ fn main() -> ExitCode {
 
 /// The README's first command: every language's built-in examples, one section each.
 fn tour() -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = alea_cli::common::stdout();
     type Tour = fn(&mut dyn Write) -> std::io::Result<()>;
     let sections: [(&str, Tour); 5] = [
         ("dicelab", cmd::dice::tour),
@@ -83,7 +82,7 @@ fn tour() -> ExitCode {
         let _ = writeln!(out, "==== {name} ====");
         if let Err(e) = section(&mut out) {
             eprintln!("alea tour: {name}: {e}");
-            return ExitCode::from(1);
+            return alea_cli::common::failed();
         }
         let _ = writeln!(out);
     }

@@ -115,44 +115,44 @@ fn canonical_forms() {
 }
 
 #[test]
-fn static_errors_render_with_code_spec_and_caret() {
+fn static_errors_render_with_position_code_and_caret() {
     let cases = [
         (
             "I J",
-            "error[E01]: expected ',', 'with', 'first' or end of input, found 'J'\nI J\n  ^\n",
+            "<spec>:1:3: error[E01]: expected ',', 'with', 'first' or end of input, found 'J'\nI J\n  ^\n",
         ),
         (
             "bag of",
-            "error[E02]: expected a piece name after 'of', found end of input\nbag of\n      ^\n",
+            "<spec>:1:7: error[E02]: expected a piece name after 'of', found end of input\nbag of\n      ^\n",
         ),
         (
             "I,J with 70000 history",
-            "error[E03]: number 70000 is too large (at most 65535)\nI,J with 70000 history\n         ^^^^^\n",
+            "<spec>:1:10: error[E03]: number 70000 is too large (at most 65535)\nI,J with 70000 history\n         ^\n",
         ),
         (
             "3 bag of I,J",
-            "error[E04]: bag deal count 3 is outside 1..2 (the list has 2 pieces)\n3 bag of I,J\n^\n",
+            "<spec>:1:1: error[E04]: bag deal count 3 is outside 1..2 (the list has 2 pieces)\n3 bag of I,J\n^\n",
         ),
         (
             "I,J with 1 history 0 rolls",
-            "error[E05]: roll count must be at least 1\nI,J with 1 history 0 rolls\n                   ^\n",
+            "<spec>:1:20: error[E05]: roll count must be at least 1\nI,J with 1 history 0 rolls\n                   ^\n",
         ),
         (
             "S,Z with 2 history",
-            "error[E06]: history length 2 must be less than the list length 2 unless rolls are given\nS,Z with 2 history\n         ^\n",
+            "<spec>:1:10: error[E06]: history length 2 must be less than the list length 2 unless rolls are given\nS,Z with 2 history\n         ^\n",
         ),
         (
             "I,J,L with 2 history starting with I,J,L",
-            "error[E07]: starting history has 3 pieces but the history length is 2\nI,J,L with 2 history starting with I,J,L\n                                   ^^^^^\n",
+            "<spec>:1:36: error[E07]: starting history has 3 pieces but the history length is 2\nI,J,L with 2 history starting with I,J,L\n                                   ^\n",
         ),
         (
             "I,J first K",
-            "error[E08]: piece 'K' in 'first' is not in the list\nI,J first K\n          ^\n",
+            "<spec>:1:11: error[E08]: piece 'K' in 'first' is not in the list\nI,J first K\n          ^\n",
         ),
     ];
     for (spec, want) in cases {
         let o = bj(&[spec, "--seed", "0"]);
-        assert_eq!(status(&o), 2, "{spec}");
+        assert_eq!(status(&o), 1, "{spec}");
         assert!(stderr(&o).starts_with(want), "{spec}:\n{}", stderr(&o));
         assert!(stderr(&o).contains("= help: "), "{spec}: hint");
         assert_eq!(stdout(&o), "");
@@ -165,12 +165,25 @@ fn static_errors_render_with_code_spec_and_caret() {
 
 #[test]
 fn json_errors() {
+    // The one diagnostic shape of docs/cli.md.
     let o = bj(&["I;J", "--json"]);
-    assert_eq!(status(&o), 2);
+    assert_eq!(status(&o), 1);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["error"]["code"], "E01");
-    assert_eq!(v["error"]["span"], serde_json::json!([1, 2]));
-    assert!(v["error"]["message"].as_str().unwrap().contains("';'"));
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "E01");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["span"], serde_json::json!([1, 2]));
+    assert_eq!(
+        (&d["file"], &d["line"], &d["col"]),
+        (&"<spec>".into(), &1.into(), &2.into())
+    );
+    assert!(d["message"].as_str().unwrap().contains("';'"));
+    assert_eq!(stderr(&o), "");
+    let o = bj(&["tgm3", "--exact", "--json"]);
+    assert_eq!(status(&o), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["diagnostics"][0]["code"], "X02");
+    assert_eq!(v["diagnostics"][0]["line"], serde_json::Value::Null);
 }
 
 #[test]
@@ -214,15 +227,15 @@ fn exact_json_matches_the_spec_example() {
 }
 
 #[test]
-fn exact_impossible_exits_3() {
+fn exact_impossible_exits_1() {
     let o = bj(&["tgm3", "--exact"]);
-    assert_eq!(status(&o), 3);
+    assert_eq!(status(&o), 1);
     assert_eq!(
         stderr(&o),
         "error[X02]: preset 'tgm3' has no finite state machine; use --stats\n"
     );
     let o = bj(&["tgm2", "--exact", "--max-states", "10"]);
-    assert_eq!(status(&o), 3);
+    assert_eq!(status(&o), 1);
     assert_eq!(
         stderr(&o),
         "error[X01]: state space exceeds 10 states (it may need 48); \

@@ -134,29 +134,37 @@ fn equity_monte_carlo_is_seeded() {
 }
 
 #[test]
-fn errors_point_at_the_card_and_exit_2() {
+fn errors_point_at_the_card_and_exit_1() {
+    // docs/cli.md: invalid cards are data that failed (1); a bad option value is usage (2).
     let out = alea(&["cards", "equity", "AhKh", "--board", "Qh Xh 2c"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "<board>:1:4: error: invalid rank 'X' (expected 2-9, T or 10, J, Q, K, A)\nQh Xh 2c\n   ^\n"
     );
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 5] = [
         &["cards", "eval", "As Ks"],
         &["cards", "eval", "As As Kd Qd Jd"],
         &["cards", "equity", "AhKhQh"],
         &["cards", "equity", "AhKh", "--board", "Ah 2c 3c"],
         &["cards", "equity", "AhKh", "--opponents", "23"],
-        &["cards", "equity", "AhKh", "--iterations", "0"],
     ];
     for args in cases {
         let out = alea(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(!out.stderr.is_empty() && out.stdout.is_empty(), "{args:?}");
     }
+    let out = alea(&["cards", "equity", "AhKh", "--iterations", "0"]);
+    assert_eq!(out.status.code(), Some(2));
     let out = alea(&["cards", "eval", "As Ks"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "alea cards eval: a hand needs 5, 6 or 7 cards, found 2\n"
+        "error: a hand needs 5, 6 or 7 cards, found 2\n"
     );
+    // With --json the error is the one diagnostic shape on stdout.
+    let out = alea(&["cards", "eval", "As Kx", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!((&d["file"], &d["col"]), (&"<cards>".into(), &5.into()));
 }

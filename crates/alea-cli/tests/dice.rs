@@ -72,22 +72,32 @@ fn eval_table_and_json() {
 
 #[test]
 fn errors_and_exit_codes() {
+    // docs/cli.md: 1 the program failed (syntax or runtime), 2 usage; the one diagnostic format.
     let o = alea(&["dice", "2d6"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.starts_with("<expr>:1:2: syntax error: unexpected 'd'"),
-        "{err}"
+    assert_eq!(
+        err,
+        "<expr>:1:2: error: syntax error: unexpected 'd', expected ';' or end of input\n2d6\n ^\n"
     );
+    let o = alea(&["dice", "--json", "2d6"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["diagnostics"][0]["col"], 2);
     let o = alea(&["dice", "--roll", "1/0; 4"]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "4\n");
     let o = alea(&["dice", "--json", "--roll", "1/0"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
-    assert_eq!(v["error"]["message"], "division by zero");
-    assert_eq!(v["error"]["column"], 2);
+    assert_eq!(v["program"], "1/0");
+    assert_eq!(v["diagnostics"][0]["message"], "division by zero");
+    assert_eq!(v["diagnostics"][0]["col"], 2);
     let o = alea(&["dice", "-f", "/nonexistent.dl"]);
     assert_eq!(o.status.code(), Some(1));
+    let o = alea(&["dice", "-f", "x.dl", "d6"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = alea(&["dice", "--no-such-option"]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

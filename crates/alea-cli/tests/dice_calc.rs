@@ -97,7 +97,7 @@ fn exact_columns_percentiles_and_bar_options() {
     let out = stdout(&o);
     assert_eq!(out.matches(" ##########\n").count(), 4, "{out}");
     let o = alea(&["dice", "--percentiles", "5,101", "d4"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'101'"));
 }
 
@@ -145,7 +145,7 @@ fn json_lines_have_exactly_the_spec_keys_in_order() {
         "--exact",
         " if >3 d6 then 1 else () ; 1/0; count (while x=d6 do ((count <6 x)#d6)); ()",
     ]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
@@ -162,11 +162,22 @@ fn json_lines_have_exactly_the_spec_keys_in_order() {
     for outcome in v["outcomes"].as_array().expect("outcomes") {
         assert_eq!(keys(outcome).len(), 3);
     }
-    // A failing statement: program, then error {message, line, column}.
+    // A failing statement: program, then the one diagnostic shape (docs/cli.md).
     assert_eq!(
-        lines[1],
-        "{\"program\":\"1/0\",\"error\":{\"message\":\"division by zero\",\"line\":1,\
-         \"column\":29}}"
+        keys_in_order(lines[1], &["program", "diagnostics"]),
+        ["program", "diagnostics"]
+    );
+    let v = json(lines[1]);
+    assert_eq!(v["program"], "1/0");
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["message"], &d["line"], &d["col"], &d["severity"]),
+        (
+            &"division by zero".into(),
+            &1.into(),
+            &29.into(),
+            &"error".into()
+        )
     );
     let v = json(lines[2]);
     assert_eq!(v["outcomes"][7]["exact"], "78125/279936");
@@ -198,10 +209,11 @@ fn json_lines_have_exactly_the_spec_keys_in_order() {
 #[test]
 fn budget_errors_name_the_construct() {
     let o = alea(&["dice", "d6; let x = 12#d20 in sum(x) * prod(x)"]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.starts_with("<expr>:1:13: calc limit in '#'") && err.contains("more than 10000000"),
+        err.starts_with("<expr>:1:13: error: calc limit in '#'")
+            && err.contains("more than 10000000"),
         "{err}"
     );
     // The statement before the failing one was still printed.
@@ -248,7 +260,7 @@ fn plot_writes_a_deterministic_svg() {
     // More than one statement: a usage error, nothing written.
     let two = temp("two.svg");
     let o = alea(&["dice", "--plot", two.to_str().expect("path"), "d6; d8"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--plot draws one statement"));
     assert!(!two.exists());
     let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
@@ -301,7 +313,7 @@ fn compare_prints_one_column_per_program_and_overlays_the_chart() {
     );
     // Several programs without --compare: a usage error.
     let o = alea(&["dice", "d2", "d3"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
 }
 

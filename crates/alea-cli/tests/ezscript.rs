@@ -100,9 +100,12 @@ fn templates() {
     );
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["text"], "A1");
-    assert_eq!(v["errors"][0]["insertion"], 1);
-    assert_eq!(v["errors"][0]["message"], "Unknown name nope");
-    assert_eq!(v["errors"][0]["severity"], "warning");
+    // The one diagnostic shape (docs/cli.md) plus the insertion.
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["insertion"], 1);
+    assert_eq!(d["message"], "Unknown name nope");
+    assert_eq!(d["severity"], "warning");
+    assert_eq!((&d["line"], &d["col"]), (&1.into(), &12.into()));
     assert_eq!(v["ok"], true);
 }
 
@@ -131,7 +134,7 @@ fn json_output() {
     assert_eq!(
         v,
         serde_json::json!({"ok": true, "kind": "content", "value": [1, "NaN", "a", {"b": 2.5}],
-            "text": "[1, NaN, a, {b: 2.5}]", "errors": []})
+            "text": "[1, NaN, a, {b: 2.5}]", "diagnostics": []})
     );
     let out = alea(&["ez", "--json", "-e", "1 + true"], None);
     assert_eq!(out.code, 1);
@@ -139,7 +142,7 @@ fn json_output() {
     assert_eq!(v["ok"], false);
     assert_eq!(v["value"], serde_json::Value::Null);
     assert_eq!(
-        v["errors"][0]["message"],
+        v["diagnostics"][0]["message"],
         "Operator + cannot be applied to double and bool"
     );
 }
@@ -195,8 +198,9 @@ fn usage_errors() {
     let out = alea(&["ez"], None);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("-e SOURCE"), "{}", out.stderr);
+    // A file that does not load: the data failed (1), not the command line.
     let out = alea(&["ez", "/nonexistent/x.ez"], None);
-    assert_eq!(out.code, 2);
+    assert_eq!(out.code, 1);
     assert!(
         out.stderr.contains("cannot read /nonexistent/x.ez"),
         "{}",

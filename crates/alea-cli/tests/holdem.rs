@@ -61,7 +61,7 @@ fn expression_prints_the_bare_value() {
 #[test]
 fn parse_errors_have_position_line_and_caret() {
     let o = alea(&["-e", "(2 + 3]"]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert_eq!(
         o.stderr,
         "<expr>:1:7: error: expected ')' to close '(' at 1:1, found ']'\n(2 + 3]\n      ^\n  = note: 1:1: '(' opened here\n"
@@ -71,7 +71,7 @@ fn parse_errors_have_position_line_and_caret() {
         "E",
     ] {
         let o = alea(&["-e", bad]);
-        assert_eq!(o.code, 2, "{bad}");
+        assert_eq!(o.code, 1, "{bad}");
         assert!(o.stderr.starts_with("<expr>:1:"), "{bad}: {}", o.stderr);
         assert!(o.stdout.is_empty());
     }
@@ -107,7 +107,7 @@ fn file_functions_and_default_autoplayer_list() {
 fn cycles_are_load_errors() {
     let f = temp("cycle.ohf", "##f$a##\nf$b\n##f$b##\nf$a + 1\n");
     let o = alea(&[&f, "--function", "f$a"]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert!(
         o.stderr.contains("error: cycle: f$a -> f$b -> f$a"),
         "{}",
@@ -117,7 +117,7 @@ fn cycles_are_load_errors() {
         "cycle2.ohf",
         "##f$prwin_number_of_opponents##\nprwin > 0.5\n",
     );
-    assert_eq!(alea(&[&f]).code, 2);
+    assert_eq!(alea(&[&f]).code, 1);
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn hand_lists_against_states() {
     );
     for bad in ["##list1##\nAK\n", "hello\n", "##asdf##\n"] {
         let f = temp("bad.ohf", bad);
-        assert_eq!(alea(&[&f]).code, 2, "{bad}");
+        assert_eq!(alea(&[&f]).code, 1, "{bad}");
     }
 }
 
@@ -189,7 +189,7 @@ fn state_errors_name_the_json_path() {
         r#"{"userchair":0,"dealerchair":0,"players":[{"chair":0},{"chair":1},{"chair":12}]}"#,
     );
     let o = alea(&["-e", "call", "--state", &s]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert!(
         o.stderr
             .ends_with("bad1.json: error: players[2].chair: 12 is out of range 0..9\n"),
@@ -201,7 +201,7 @@ fn state_errors_name_the_json_path() {
         "{\n  \"userchair\": 0,\n  \"dealerchair\": ,\n}\n",
     );
     let o = alea(&["-e", "call", "--state", &s]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert!(
         o.stderr.contains("bad2.json:3:18: error: invalid JSON"),
         "{}",
@@ -220,7 +220,7 @@ fn state_errors_name_the_json_path() {
             .contains("error: symbol 'call' needs a table state")
     );
     let o = alea(&["-e", "call", "--state", "no/such/file.json"]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert!(o.stderr.contains("cannot read no/such/file.json"));
 }
 
@@ -279,7 +279,7 @@ fn json_output_shape() {
     );
     assert_eq!(d["severity"], "warning");
     let o = alea(&["-e", "1 +", "--json"]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["diagnostics"][0]["severity"], "error");
     let o = alea(&["-e", "1 + 2", "--json", "--trace"]);

@@ -86,7 +86,7 @@ fn a_directory_is_a_profile_and_the_decision_names_its_action() {
     let empty = d.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let o = alea(&[&empty.to_string_lossy()]);
-    assert_eq!(o.code, 2);
+    assert_eq!(o.code, 1);
     assert!(o.stderr.contains("no .ohf file"), "{}", o.stderr);
 }
 

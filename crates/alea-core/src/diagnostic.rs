@@ -1,22 +1,25 @@
 //! The one diagnostic type and its one renderer.
 //!
-//! Every language builds [`Diagnostic`]s; only [`Diagnostic::render`] turns them into text. The
-//! languages' reference documents differ in small ways (dicelab 0.7 prints no severity word,
-//! OpenHoldem prints `error:`, Blackjack prints `error[E03]:` without a position), so the
-//! renderer takes [`RenderOptions`] instead of each language writing its own.
-//!
-//! The layout is:
+//! Every language builds [`Diagnostic`]s; only [`Diagnostic::render`] (and its coloured twin
+//! [`Diagnostic::render_styled`]) turns them into text, so every `alea` command reports errors
+//! the same way, rustc's way:
 //!
 //! ```text
 //! FILE:LINE:COL: error[CODE]: message
 //! <source line, verbatim>
-//! <spaces, tabs kept, up to COL>^^^
+//! <spaces, tabs kept, up to COL>^
 //!   = note: …
 //!   = help: …
 //! ```
+//!
+//! The one exception is the drop-in `dicelab` binary, whose output must stay byte-identical to
+//! dicelab 0.7 (no severity word): [`RenderOptions::bare`]. [`Diagnostic::json`] is the one JSON
+//! shape of a diagnostic (`--json` of every command prints `{"diagnostics": [...]}` of these).
 
 use crate::{SourceFile, Span};
+use anstyle::{AnsiColor, Color, Style};
 use serde::Serialize;
+use std::fmt;
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -69,7 +72,7 @@ pub struct Diagnostic {
     pub help: Option<String>,
 }
 
-/// Choices that differ between the languages' reference formats.
+/// Choices for the compatibility formats; [`RenderOptions::default`] is the one format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
     /// Print `FILE:LINE:COL: ` before the message (when the diagnostic has a span).
@@ -78,8 +81,6 @@ pub struct RenderOptions {
     pub severity: bool,
     /// Print `[CODE]` after the severity word when there is a code.
     pub code: bool,
-    /// Underline the whole span with `^^^`; otherwise a single `^` at its start.
-    pub underline_span: bool,
     /// Print the source line and caret.
     pub snippet: bool,
 }
@@ -90,31 +91,58 @@ impl Default for RenderOptions {
             location: true,
             severity: true,
             code: true,
-            underline_span: true,
             snippet: true,
         }
     }
 }
 
 impl RenderOptions {
-    /// `FILE:LINE:COL: message`, one `^`: the format of dicelab, whose messages carry their own
-    /// kind (`syntax error: …`).
+    /// `FILE:LINE:COL: message`: the format of dicelab 0.7, whose messages carry their own
+    /// kind (`syntax error: …`). Only the drop-in `dicelab` binary uses it.
     pub fn bare() -> Self {
         RenderOptions {
             severity: false,
             code: false,
-            underline_span: false,
             ..Self::default()
         }
     }
 
-    /// `FILE:LINE:COL: error: message`, one `^` (OpenHoldem).
+    /// The one format, the same as [`RenderOptions::default`] (the name is kept for callers
+    /// written when the languages had different formats).
     pub fn single_caret() -> Self {
-        RenderOptions {
-            underline_span: false,
-            ..Self::default()
-        }
+        Self::default()
     }
+}
+
+/// The JSON form of one diagnostic: the shape every `--json` prints inside
+/// `{"diagnostics": [...]}`. Positions are 1-based (columns count characters); they are `null`
+/// for a diagnostic without a span or without a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonDiagnostic {
+    /// `error`, `warning` or `note`.
+    pub severity: Severity,
+    /// The language's stable code, when it has one.
+    pub code: Option<String>,
+    /// The message.
+    pub message: String,
+    /// The file name (`<expr>`, `<stdin>`, a path), when the diagnostic is about a program text.
+    pub file: Option<String>,
+    /// Line of the primary span.
+    pub line: Option<usize>,
+    /// Column of the primary span.
+    pub col: Option<usize>,
+    /// Line of the end of the primary span.
+    pub end_line: Option<usize>,
+    /// Column just past the end of the primary span.
+    pub end_col: Option<usize>,
+    /// Byte offsets `[start, end)` of the primary span.
+    pub span: Option<[u32; 2]>,
+    /// Notes (`= note:` lines).
+    pub notes: Vec<String>,
+    /// The suggestion (`= help:` line).
+    pub help: Option<String>,
+    /// The plain rendering, exactly what the command prints on stderr without `--json`.
+    pub rendered: String,
 }
 
 impl Diagnostic {
@@ -184,65 +212,137 @@ impl Diagnostic {
         self.span.map(|s| file.line_col(s.start as usize))
     }
 
-    /// Renders with the default options (`FILE:LINE:COL: error[CODE]: message`, snippet, `^^^`).
+    /// The one format: `FILE:LINE:COL: error[CODE]: message`, the source line and a caret,
+    /// then `= note:` and `= help:` lines. The result ends with a newline.
     pub fn render(&self, file: &SourceFile) -> String {
         self.render_with(file, RenderOptions::default())
     }
 
-    /// The one renderer. The result ends with a newline.
+    /// [`Diagnostic::render`] with ANSI colours (rustc's: bold red `error`, yellow `warning`,
+    /// blue caret and `=`), for a terminal. Stripping the escapes gives exactly
+    /// [`Diagnostic::render`]; the CLI writes through a stream that strips them when the output
+    /// is not a terminal or `NO_COLOR` is set.
+    pub fn render_styled(&self, file: &SourceFile) -> String {
+        self.render_inner(Some(file), RenderOptions::default(), true)
+    }
+
+    /// A compatibility format (only [`RenderOptions::bare`] is in use). Ends with a newline.
     pub fn render_with(&self, file: &SourceFile, opts: RenderOptions) -> String {
+        self.render_inner(Some(file), opts, false)
+    }
+
+    /// The JSON form (the one shape of `--json`); `file` is the program the span points into,
+    /// `None` for an error about no program text (a missing file, an unknown preset).
+    pub fn json(&self, file: Option<&SourceFile>) -> JsonDiagnostic {
+        let at = |offset: u32| file.map(|f| f.line_col(offset as usize));
+        let start = self.span.and_then(|s| at(s.start));
+        let end = self.span.and_then(|s| at(s.end));
+        JsonDiagnostic {
+            severity: self.severity,
+            code: self.code.clone(),
+            message: self.message.clone(),
+            file: file.map(|f| f.name().to_string()),
+            line: start.map(|p| p.0),
+            col: start.map(|p| p.1),
+            end_line: end.map(|p| p.0),
+            end_col: end.map(|p| p.1),
+            span: self.span.map(|s| [s.start, s.end]),
+            notes: self.notes.clone(),
+            help: self.help.clone(),
+            rendered: self.render_inner(file, RenderOptions::default(), false),
+        }
+    }
+
+    fn render_inner(&self, file: Option<&SourceFile>, opts: RenderOptions, color: bool) -> String {
+        let paint = |style: Style, text: &str| -> String {
+            if color {
+                format!("{style}{text}{style:#}")
+            } else {
+                text.to_string()
+            }
+        };
         let mut out = String::new();
-        if let (true, Some(span)) = (opts.location, self.span) {
+        if let (true, Some(span), Some(file)) = (opts.location, self.span, file) {
             let (line, col) = file.line_col(span.start as usize);
-            out.push_str(&format!("{}:{}:{}: ", file.name(), line, col));
+            out.push_str(&paint(BOLD, &format!("{}:{}:{}:", file.name(), line, col)));
+            out.push(' ');
         }
         if opts.severity {
-            out.push_str(self.severity.as_str());
+            let mut word = self.severity.as_str().to_string();
             if let (true, Some(code)) = (opts.code, &self.code) {
-                out.push_str(&format!("[{code}]"));
+                word.push_str(&format!("[{code}]"));
             }
-            out.push_str(": ");
+            word.push(':');
+            out.push_str(&paint(severity_style(self.severity), &word));
+            out.push(' ');
         }
-        out.push_str(&self.message);
+        out.push_str(&paint(BOLD, &self.message));
         out.push('\n');
-        if let (true, Some(span)) = (opts.snippet, self.span) {
-            push_snippet(&mut out, file, span, opts.underline_span);
+        if let (true, Some(span), Some(file)) = (opts.snippet, self.span, file) {
+            let (text, pad) = snippet(file, span);
+            out.push_str(text);
+            out.push('\n');
+            out.push_str(&pad);
+            out.push_str(&paint(ACCENT, "^"));
+            out.push('\n');
         }
-        for label in &self.labels {
-            let (line, col) = file.line_col(label.span.start as usize);
-            out.push_str(&format!("  = note: {}:{}: {}\n", line, col, label.message));
+        let eq = paint(ACCENT, "=");
+        if let Some(file) = file {
+            for label in &self.labels {
+                let (line, col) = file.line_col(label.span.start as usize);
+                out.push_str(&format!("  {eq} note: {line}:{col}: {}\n", label.message));
+            }
         }
         for note in &self.notes {
-            out.push_str(&format!("  = note: {note}\n"));
+            out.push_str(&format!("  {eq} note: {note}\n"));
         }
         if let Some(help) = &self.help {
-            out.push_str(&format!("  = help: {help}\n"));
+            out.push_str(&format!("  {eq} help: {help}\n"));
         }
         out
     }
 }
 
-/// The source line holding `span.start`, verbatim, and a caret line under it whose leading
-/// whitespace copies the line's TABs so the caret lines up in any terminal.
-fn push_snippet(out: &mut String, file: &SourceFile, span: Span, underline: bool) {
-    let start = span.start as usize;
-    let line = file.line_index(start);
-    let text = file.line_text(line);
-    let (_, col) = file.line_col(start);
-    out.push_str(text);
-    out.push('\n');
-    for ch in text.chars().take(col - 1) {
-        out.push(if ch == '\t' { '\t' } else { ' ' });
+/// `error[E03]: message` (no position: that needs the [`SourceFile`], see
+/// [`Diagnostic::render`]).
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.severity.as_str())?;
+        if let Some(code) = &self.code {
+            write!(f, "[{code}]")?;
+        }
+        write!(f, ": {}", self.message)
     }
-    let width = if underline {
-        // Underline up to the end of the span or of the line, whichever comes first.
-        let on_line = text.chars().count().saturating_sub(col - 1);
-        file.slice(span).chars().count().min(on_line).max(1)
-    } else {
-        1
+}
+
+impl std::error::Error for Diagnostic {}
+
+const BOLD: Style = Style::new().bold();
+const ACCENT: Style = Style::new()
+    .bold()
+    .fg_color(Some(Color::Ansi(AnsiColor::BrightBlue)));
+
+fn severity_style(s: Severity) -> Style {
+    let color = match s {
+        Severity::Error => AnsiColor::BrightRed,
+        Severity::Warning => AnsiColor::BrightYellow,
+        Severity::Note => AnsiColor::BrightGreen,
     };
-    out.push_str(&"^".repeat(width));
-    out.push('\n');
+    Style::new().bold().fg_color(Some(Color::Ansi(color)))
+}
+
+/// The source line holding `span.start`, verbatim, and the whitespace before the caret, which
+/// copies the line's TABs so the caret lines up in any terminal.
+fn snippet(file: &SourceFile, span: Span) -> (&str, String) {
+    let start = span.start as usize;
+    let text = file.line_text(file.line_index(start));
+    let (_, col) = file.line_col(start);
+    let pad = text
+        .chars()
+        .take(col - 1)
+        .map(|ch| if ch == '\t' { '\t' } else { ' ' })
+        .collect();
+    (text, pad)
 }
 
 #[cfg(test)]
@@ -271,7 +371,7 @@ mod tests {
     }
 
     #[test]
-    fn default_format_has_code_underline_note_and_help() {
+    fn default_format_has_code_caret_note_and_help() {
         let f = SourceFile::new("spec", "history 7 rolls 4 of [I J L]");
         let d = Diagnostic::error("history length 7 needs at least 8 distinct list entries")
             .with_code("E03")
@@ -296,5 +396,61 @@ mod tests {
             d.render(&f),
             "<expr>:1:4: error: expected an operand\n1 +\n   ^\n"
         );
+    }
+
+    #[test]
+    fn styled_is_plain_plus_escapes() {
+        let f = SourceFile::new("<expr>", "1 +\n\t2 @");
+        let d = Diagnostic::error("unexpected character '@'")
+            .with_code("E1")
+            .with_span(Span::new(7, 8))
+            .with_help("remove it");
+        let styled = d.render_styled(&f);
+        assert!(styled.contains("\x1b["), "{styled:?}");
+        let mut plain = String::new();
+        let mut in_escape = false;
+        for ch in styled.chars() {
+            match (in_escape, ch) {
+                (false, '\x1b') => in_escape = true,
+                (false, c) => plain.push(c),
+                (true, 'm') => in_escape = false,
+                (true, _) => {}
+            }
+        }
+        assert_eq!(plain, d.render(&f));
+        assert_eq!(
+            plain,
+            "<expr>:2:4: error[E1]: unexpected character '@'\n\t2 @\n\t  ^\n  = help: remove it\n"
+        );
+    }
+
+    #[test]
+    fn display_and_error() {
+        let d = Diagnostic::error("bad spec").with_code("E01");
+        assert_eq!(d.to_string(), "error[E01]: bad spec");
+        let e: Box<dyn std::error::Error> = Box::new(Diagnostic::warning("w"));
+        assert_eq!(e.to_string(), "warning: w");
+    }
+
+    #[test]
+    fn json_shape() {
+        let f = SourceFile::new("<expr>", "ab\ncd e");
+        let d = Diagnostic::error("no")
+            .with_span(Span::new(3, 5))
+            .with_note("n");
+        let v = serde_json::to_value(d.json(Some(&f))).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "severity": "error", "code": null, "message": "no", "file": "<expr>",
+                "line": 2, "col": 1, "end_line": 2, "end_col": 3, "span": [3, 5],
+                "notes": ["n"], "help": null,
+                "rendered": "<expr>:2:1: error: no\ncd e\n^\n  = note: n\n"
+            })
+        );
+        let v = serde_json::to_value(Diagnostic::error("gone").json(None)).unwrap();
+        assert_eq!(v["line"], serde_json::Value::Null);
+        assert_eq!(v["file"], serde_json::Value::Null);
+        assert_eq!(v["rendered"], "error: gone\n");
     }
 }

@@ -1,11 +1,12 @@
 //! `alea blackjack`: deal, canonicalize, simulate and analyse Tetris randomizer specs
 //! (docs/blackjack.md; spec §7).
 
+use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
     Analysis, AnalysisOptions, ExactError, ExactOptions, ExactStats, Fallback, Law, Prob, Ratio,
     ResolveError, SimStats, Source, Spec, SpecError, analyse, exact, preset_names, preset_spec,
 };
-use alea_core::{RenderOptions, SourceFile};
+use alea_core::{Diagnostic, SourceFile};
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,11 +64,38 @@ pub struct Args {
     pub compare: bool,
 }
 
-/// A failure with its exit status, already rendered.
+/// A failure with its exit status (docs/cli.md: 1 the spec or its analysis failed, 2 usage),
+/// its diagnostic and the spec text it points into.
 struct Failure {
     status: u8,
-    text: String,
-    json: String,
+    diagnostic: Box<Diagnostic>,
+    file: Option<SourceFile>,
+}
+
+impl Failure {
+    /// The one rendering (plain: the REPL prints it as its answer).
+    fn text(&self) -> String {
+        match &self.file {
+            Some(f) => self.diagnostic.render(f),
+            None => self.diagnostic.render(&SourceFile::new("", "")),
+        }
+    }
+
+    /// Prints the failure: `{"diagnostics": [...]}` on stdout with --json, else the
+    /// diagnostic on stderr.
+    fn report(&self, json: bool) {
+        if json {
+            let v = crate::common::json_diagnostics([(self.file.as_ref(), &*self.diagnostic)]);
+            crate::outln!("{v}");
+        } else {
+            match &self.file {
+                Some(f) => {
+                    crate::common::eprint_diagnostics(f, std::slice::from_ref(&self.diagnostic))
+                }
+                None => crate::common::eprint_plain(&self.diagnostic),
+            }
+        }
+    }
 }
 
 fn json_str(s: &str) -> String {
@@ -79,55 +107,39 @@ fn json_f64(x: f64) -> String {
     serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
 }
 
-fn spec_failure(src: &str, e: &SpecError) -> Failure {
-    let file = SourceFile::new("<spec>", src);
-    let opts = RenderOptions {
-        location: false,
-        ..RenderOptions::default()
-    };
+fn spec_failure(file: SourceFile, e: &SpecError) -> Failure {
     Failure {
-        status: 2,
-        text: e.to_diagnostic().render_with(&file, opts),
-        json: format!(
-            "{{\"error\":{{\"code\":{},\"message\":{},\"span\":[{},{}]}}}}",
-            json_str(e.code),
-            json_str(&e.message),
-            e.span.start,
-            e.span.end
-        ),
+        status: EXIT_FAILED,
+        diagnostic: Box::new(e.to_diagnostic()),
+        file: Some(file),
     }
 }
 
 fn plain_failure(status: u8, code: Option<&str>, message: String) -> Failure {
-    let text = match code {
-        Some(c) => format!("error[{c}]: {message}\n"),
-        None => format!("error: {message}\n"),
-    };
-    let code_json = code.map_or("null".to_string(), json_str);
+    let mut diagnostic = Diagnostic::error(message);
+    diagnostic.code = code.map(str::to_string);
     Failure {
         status,
-        text,
-        json: format!(
-            "{{\"error\":{{\"code\":{code_json},\"message\":{}}}}}",
-            json_str(&message)
-        ),
+        diagnostic: Box::new(diagnostic),
+        file: None,
     }
 }
 
 fn exact_failure(e: &ExactError) -> Failure {
-    plain_failure(3, Some(e.code()), e.to_string())
+    plain_failure(EXIT_FAILED, Some(e.code()), e.to_string())
 }
 
 /// Resolves one spec text or preset name (the library's one rule, [`Source::resolve`]).
 fn resolve(text: &str) -> Result<Source, Failure> {
     Source::resolve(text).map_err(|e| match e {
-        ResolveError::Spec(e) => spec_failure(text, &e),
-        ResolveError::UnknownPreset(e) => plain_failure(2, None, e.to_string()),
+        ResolveError::Spec(e) => spec_failure(SourceFile::new("<spec>", text), &e),
+        // An unknown name, like an unknown option value: a usage error.
+        ResolveError::UnknownPreset(e) => plain_failure(EXIT_USAGE, None, e.to_string()),
     })
 }
 
 fn preset(name: &str) -> Result<Source, Failure> {
-    Source::preset(name).map_err(|e| plain_failure(2, None, e.to_string()))
+    Source::preset(name).map_err(|e| plain_failure(EXIT_USAGE, None, e.to_string()))
 }
 
 fn parse_seed(s: &str) -> Option<u64> {
@@ -156,11 +168,7 @@ pub fn run(args: Args) -> ExitCode {
     match run_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            if json {
-                println!("{}", f.json);
-            } else {
-                eprint!("{}", f.text);
-            }
+            f.report(json);
             ExitCode::from(f.status)
         }
     }
@@ -177,7 +185,7 @@ fn targets(args: &Args) -> Result<Vec<Source>, Failure> {
         }
         if out.is_empty() {
             return Err(plain_failure(
-                2,
+                EXIT_USAGE,
                 None,
                 "--compare needs specs or presets".into(),
             ));
@@ -187,30 +195,27 @@ fn targets(args: &Args) -> Result<Vec<Source>, Failure> {
     if let Some(path) = &args.file {
         if args.preset.is_some() || !args.spec.is_empty() {
             return Err(plain_failure(
-                2,
+                EXIT_USAGE,
                 None,
                 "give a spec, --preset or --file, not several".into(),
             ));
         }
-        let file = crate::common::read_source(path).map_err(|m| plain_failure(2, None, m))?;
+        let file =
+            crate::common::read_source(path).map_err(|m| plain_failure(EXIT_FAILED, None, m))?;
         return match Spec::parse(file.text()) {
             Ok(s) => Ok(vec![Source::Spec(s)]),
-            Err(e) => {
-                let mut f = spec_failure(file.text(), &e);
-                f.text = e.to_diagnostic().render(&file);
-                Err(f)
-            }
+            Err(e) => Err(spec_failure(file, &e)),
         };
     }
     match (&args.preset, args.spec.is_empty()) {
         (Some(_), false) => Err(plain_failure(
-            2,
+            EXIT_USAGE,
             None,
             "give either a spec or --preset, not both".into(),
         )),
         (Some(p), true) => Ok(vec![preset(p)?]),
         (None, true) => Err(plain_failure(
-            2,
+            EXIT_USAGE,
             None,
             "no spec given; try 'alea blackjack bag of I,J,L,O,S,T,Z' or --preset tgm2".into(),
         )),
@@ -224,7 +229,7 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         .filter(|t| !t.is_zero() && *t < Ratio::one())
         .ok_or_else(|| {
             plain_failure(
-                2,
+                EXIT_USAGE,
                 None,
                 format!(
                     "invalid --tail '{}' (expected a fraction between 0 and 1, e.g. 1/1000000)",
@@ -241,7 +246,7 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         Some(s) => (
             parse_seed(s).ok_or_else(|| {
                 plain_failure(
-                    2,
+                    EXIT_USAGE,
                     None,
                     format!("invalid --seed '{s}' (expected a u64, decimal or 0x-hex)"),
                 )
@@ -264,14 +269,14 @@ fn run_inner(args: Args) -> Result<(), Failure> {
             }
         }
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::new(crate::common::stdout());
     let io_result = if args.compare {
         let stats_n = args.n.unwrap_or(1_000_000);
         if args.stats {
             report_seed();
         }
-        compare(&mut out, &targets, &opts, args.stats, seed, stats_n, &args)
+        let rows = compare_rows(&targets, &opts, args.stats, seed, stats_n)?;
+        compare(&mut out, &rows, &args)
     } else {
         let target = &targets[0];
         if args.canonical {
@@ -313,7 +318,11 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         Ok(()) => Ok(()),
         // `alea blackjack … | head` closes the pipe: not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(plain_failure(1, None, format!("cannot write output: {e}"))),
+        Err(e) => Err(plain_failure(
+            EXIT_FAILED,
+            None,
+            format!("cannot write output: {e}"),
+        )),
     }
 }
 
@@ -326,10 +335,10 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
                 writeln!(out, "{s}")
             };
             r.and_then(|()| out.flush())
-                .map_err(|e| plain_failure(1, None, format!("cannot write output: {e}")))
+                .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")))
         }
         Source::Builtin(n) => Err(plain_failure(
-            2,
+            EXIT_USAGE,
             None,
             format!("preset '{n}' is built in and has no Blackjack form"),
         )),
@@ -536,8 +545,13 @@ fn gap_chart(title: &str, lines: &[(String, Vec<f64>)]) -> String {
 }
 
 fn write_plot(path: &PathBuf, title: &str, lines: &[(String, Vec<f64>)]) -> Result<(), Failure> {
-    std::fs::write(path, gap_chart(title, lines))
-        .map_err(|e| plain_failure(1, None, format!("cannot write {}: {e}", path.display())))
+    std::fs::write(path, gap_chart(title, lines)).map_err(|e| {
+        plain_failure(
+            EXIT_FAILED,
+            None,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })
 }
 
 /// The exact value as a decimal, or the observed one.
@@ -545,30 +559,26 @@ fn decimal(p: &Prob, width: usize, digits: usize) -> String {
     format!("{:>width$.digits$}", p.to_f64())
 }
 
-fn compare(
-    out: &mut dyn Write,
+/// The analyses of `--compare`, or the first failure (which ends the command with status 1).
+fn compare_rows(
     targets: &[Source],
     opts: &ExactOptions,
     simulate: bool,
     seed: u64,
     n: u64,
-    args: &Args,
-) -> io::Result<()> {
+) -> Result<Vec<Analysis>, Failure> {
     let analysis_opts = AnalysisOptions {
         exact: opts.clone(),
         simulate: simulate.then_some((seed, n)),
         fallback: Fallback::Simulate { seed, deals: n },
     };
-    let mut rows = Vec::new();
-    for t in targets {
-        match analyse(t, &analysis_opts) {
-            Ok(a) => rows.push(a),
-            Err(e) => {
-                eprint!("{}", exact_failure(&e).text);
-                return Ok(());
-            }
-        }
-    }
+    targets
+        .iter()
+        .map(|t| analyse(t, &analysis_opts).map_err(|e| exact_failure(&e)))
+        .collect()
+}
+
+fn compare(out: &mut dyn Write, rows: &[Analysis], args: &Args) -> io::Result<()> {
     if let Some(path) = &args.plot {
         let lines: Vec<(String, Vec<f64>)> = rows
             .iter()
@@ -592,7 +602,7 @@ fn compare(
         "{:<5} {:>8} {:>7} {:>8} {:>10}  spec",
         "", "repeat", "gap sd", "max gap", "P(gap≥12)"
     )?;
-    for a in &rows {
+    for a in rows {
         let at_least = |k| {
             a.mixed_gap_at_least(k)
                 .map_or(format!("{:>10}", "-"), |p| decimal(&p, 10, 6))
@@ -671,7 +681,7 @@ pub fn repl() -> ExitCode {
 }
 
 fn render(f: Failure) -> String {
-    f.text
+    f.text()
 }
 
 /// One REPL line: the printed answer.
@@ -749,7 +759,7 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(out, "\nPresets (alea blackjack --preset NAME):")?;
     for name in preset_names() {
-        let t = preset(name).map_err(|f| io::Error::other(f.text))?;
+        let t = preset(name).map_err(|f| io::Error::other(f.text()))?;
         let shown = match &t {
             Source::Spec(s) => s.to_string(),
             Source::Builtin(_) => "(built-in dealer)".to_string(),
@@ -773,7 +783,11 @@ pub fn tour(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "Error example:")?;
     let bad = "I,J,L,O,S,T,Z with 7 history";
     if let Err(e) = Spec::parse(bad) {
-        write!(out, "{}", spec_failure(bad, &e).text)?;
+        write!(
+            out,
+            "{}",
+            spec_failure(SourceFile::new("<spec>", bad), &e).text()
+        )?;
     }
     Ok(())
 }

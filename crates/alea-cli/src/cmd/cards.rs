@@ -5,13 +5,15 @@
 //!   deals are few, else seeded Monte Carlo with a 95 % confidence interval.
 //!
 //! Results go to stdout, errors to stderr (`<board>:1:4: error: …`, the text and a caret).
-//! Exit status: 0 success, 2 usage or card errors.
+//! Exit status (docs/cli.md): 0 success, 1 when the cards are invalid, 2 usage errors. With
+//! `--json`, errors are `{"diagnostics": [...]}` on stdout.
 
+use crate::common;
 use alea_cards::{
     Card, EXACT_MAX_DEALS, Equity, EquityRequest, MAX_ITERATIONS, Method, Tally, best_five_cards,
     enumerate, equity, format_cards, parse_cards, simulate,
 };
-use alea_core::{Diagnostic, RenderOptions, SourceFile, Span};
+use alea_core::{Diagnostic, SourceFile, Span};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -75,8 +77,10 @@ pub enum Command {
 
 /// Runs `alea cards`.
 pub fn run(args: Args) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = common::stdout();
+    let json = match &args.command {
+        Command::Eval { json, .. } | Command::Equity { json, .. } => *json,
+    };
     let result = match args.command {
         Command::Eval { cards, lang, json } => eval(&mut out, &cards, &lang, json),
         Command::Equity {
@@ -100,12 +104,54 @@ pub fn run(args: Args) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprint!("{message}");
-            if !message.ends_with('\n') {
-                eprintln!();
+        Err(f) => {
+            if json {
+                let v = common::json_diagnostics([(f.file.as_ref(), &*f.diagnostic)]);
+                crate::outln!("{v}");
+            } else {
+                match &f.file {
+                    Some(file) => common::eprint_diagnostics(file, &[*f.diagnostic]),
+                    None => common::eprint_plain(&f.diagnostic),
+                }
             }
-            ExitCode::from(2)
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+/// Why a card command failed: the diagnostic, the argument text it points into, the status.
+#[derive(Debug)]
+struct Failure {
+    status: u8,
+    file: Option<SourceFile>,
+    diagnostic: Box<Diagnostic>,
+}
+
+impl Failure {
+    fn usage(message: String) -> Failure {
+        Failure {
+            status: common::EXIT_USAGE,
+            ..Failure::from(message)
+        }
+    }
+}
+
+/// Invalid cards or hands: the data failed.
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure {
+            status: common::EXIT_FAILED,
+            file: None,
+            diagnostic: Box::new(Diagnostic::error(message)),
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.file {
+            Some(file) => f.write_str(&self.diagnostic.render(file)),
+            None => write!(f, "{}", self.diagnostic),
         }
     }
 }
@@ -117,26 +163,28 @@ pub fn repl() -> ExitCode {
 }
 
 /// Parses card text, rendering a parse error as a diagnostic against the text.
-fn cards_arg(name: &str, text: &str) -> Result<Vec<Card>, String> {
+fn cards_arg(name: &str, text: &str) -> Result<Vec<Card>, Failure> {
     parse_cards(text).map_err(|e| {
         let file = SourceFile::new(format!("<{name}>"), text.to_string());
         let end = text[e.at..]
             .chars()
             .next()
             .map_or(e.at, |c| e.at + c.len_utf8());
-        Diagnostic::error(e.message)
-            .with_span(Span::new(e.at, end))
-            .render_with(&file, RenderOptions::single_caret())
+        Failure {
+            status: common::EXIT_FAILED,
+            diagnostic: Box::new(Diagnostic::error(e.message).with_span(Span::new(e.at, end))),
+            file: Some(file),
+        }
     })
 }
 
-fn io_err(e: io::Error) -> String {
-    format!("alea cards: {e}")
+fn io_err(e: io::Error) -> Failure {
+    Failure::from(format!("cannot write output: {e}"))
 }
 
-fn eval(out: &mut dyn Write, text: &str, lang: &str, json: bool) -> Result<(), String> {
+fn eval(out: &mut dyn Write, text: &str, lang: &str, json: bool) -> Result<(), Failure> {
     let cards = cards_arg("cards", text)?;
-    let (best, rank) = best_five_cards(&cards).map_err(|e| format!("alea cards eval: {e}"))?;
+    let (best, rank) = best_five_cards(&cards).map_err(|e| e.to_string())?;
     let german = lang.eq_ignore_ascii_case("de") || lang.to_ascii_lowercase().starts_with("de-");
     let category = rank.category();
     let (category_name, name) = if german {
@@ -183,24 +231,20 @@ fn equity_cmd(
     opponents: Option<usize>,
     known: &[String],
     opts: &EquityArgs,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let hero_cards = cards_arg("hero", hero)?;
-    let hero: [Card; 2] = hero_cards.as_slice().try_into().map_err(|_| {
-        format!(
-            "alea cards equity: the hero needs 2 cards, found {}",
-            hero_cards.len()
-        )
-    })?;
+    let hero: [Card; 2] = hero_cards
+        .as_slice()
+        .try_into()
+        .map_err(|_| format!("the hero needs 2 cards, found {}", hero_cards.len()))?;
     let board = cards_arg("board", board)?;
     let mut known_hands = Vec::new();
     for k in known {
         let cards = cards_arg("vs", k)?;
-        let hand: [Card; 2] = cards.as_slice().try_into().map_err(|_| {
-            format!(
-                "alea cards equity: --vs needs 2 cards, found {} in '{k}'",
-                cards.len()
-            )
-        })?;
+        let hand: [Card; 2] = cards
+            .as_slice()
+            .try_into()
+            .map_err(|_| format!("--vs needs 2 cards, found {} in '{k}'", cards.len()))?;
         known_hands.push(hand);
     }
     let random = opponents.unwrap_or(if known_hands.is_empty() { 1 } else { 0 });
@@ -211,9 +255,9 @@ fn equity_cmd(
         random,
     };
     if !(1..=MAX_ITERATIONS).contains(&opts.iterations) {
-        return Err(format!(
-            "alea cards equity: --iterations must be between 1 and {MAX_ITERATIONS}"
-        ));
+        return Err(Failure::usage(format!(
+            "--iterations must be between 1 and {MAX_ITERATIONS}"
+        )));
     }
     let result = if opts.monte_carlo {
         simulate(&req, opts.iterations, opts.seed).map(|tally| Equity {
@@ -228,7 +272,7 @@ fn equity_cmd(
     } else {
         equity(&req, opts.iterations, opts.seed)
     }
-    .map_err(|e| format!("alea cards equity: {e}"))?;
+    .map_err(|e| e.to_string())?;
     if opts.json {
         writeln!(out, "{}", equity_json(&req, &result)).map_err(io_err)
     } else {
@@ -307,7 +351,7 @@ fn equity_json(req: &EquityRequest, e: &Equity) -> Value {
 
 /// The built-in examples for `alea tour`.
 pub fn tour(out: &mut dyn Write) -> io::Result<()> {
-    let to_io = |e: String| io::Error::other(e);
+    let to_io = |e: Failure| io::Error::other(e.to_string());
     for hand in [
         "As Ks Qs Js Ts",
         "A♠ K♥ K♦ 7♣ 7♥ 2♦ 10♣",

@@ -2,8 +2,10 @@
 //!
 //! The statements run in the library's [`Session`] (the statement loop, one [`Report`] per
 //! statement); this module only reads input, displays reports (0.7's formats for `dicelab`,
-//! tables, JSON and charts for `alea dice`) and keeps the exit status (0 ok, 1 usage/file,
-//! 2 syntax, 3 runtime).
+//! tables, JSON and charts for `alea dice`) and keeps the exit status in 0.7's numbering (0 ok,
+//! 1 usage/file, 2 syntax, 3 runtime). `dicelab` exits with that number and prints 0.7's
+//! diagnostics; `alea dice` maps it to docs/cli.md (1 failed, 2 usage, [`alea_status`]) and
+//! prints the one diagnostic format.
 
 use crate::common::{self, Repl, ReplStep};
 use alea_core::{Diagnostic, RenderOptions, SourceFile};
@@ -41,12 +43,21 @@ File:
 
 ";
 
-/// Exit status after a syntax error.
+/// `dicelab`'s exit status after a syntax error.
 pub const EXIT_SYNTAX: u8 = 2;
-/// Exit status after a runtime error.
+/// `dicelab`'s exit status after a runtime error.
 pub const EXIT_RUNTIME: u8 = 3;
-/// Exit status after a usage or file error.
+/// `dicelab`'s exit status after a usage or file error.
 pub const EXIT_USAGE: u8 = 1;
+
+/// `alea dice`'s exit status (docs/cli.md) for a [`Runner::status`] in 0.7's numbering.
+pub fn alea_status(dicelab_status: u8) -> u8 {
+    match dicelab_status {
+        0 => 0,
+        EXIT_USAGE => common::EXIT_USAGE,
+        _ => common::EXIT_FAILED,
+    }
+}
 
 /// The options of the `dicelab` binary.
 #[derive(Clone, Debug)]
@@ -118,12 +129,16 @@ fn session_options(o: &DicelabOptions) -> SessionOptions {
 pub struct Runner {
     /// The library session (its options may change between statements).
     pub session: Session,
-    /// 0 so far, or the status of the worst failure.
+    /// 0 so far, or the status of the worst failure (0.7's numbering).
     pub status: u8,
+    /// Print diagnostics in dicelab 0.7's format (the `dicelab` binary) instead of the one
+    /// format of `alea`.
+    pub dicelab_format: bool,
 }
 
+/// The one diagnostic format (plain: the REPL and the tour print it as text).
 fn render(file: &SourceFile, d: &Diagnostic) -> String {
-    d.render_with(file, RenderOptions::bare())
+    d.render(file)
 }
 
 impl Runner {
@@ -133,6 +148,23 @@ impl Runner {
         Runner {
             session: Session::new(session_options(opts), seed),
             status: 0,
+            dicelab_format: false,
+        }
+    }
+
+    /// A runner of the `dicelab` binary: 0.7's diagnostic format.
+    pub fn dicelab(opts: &DicelabOptions) -> Runner {
+        Runner {
+            dicelab_format: true,
+            ..Runner::new(opts)
+        }
+    }
+
+    fn eprint(&self, file: &SourceFile, d: &Diagnostic) {
+        if self.dicelab_format {
+            eprint!("{}", d.render_with(file, RenderOptions::bare()));
+        } else {
+            common::eprint_diagnostics(file, std::slice::from_ref(d));
         }
     }
 
@@ -143,7 +175,7 @@ impl Runner {
     /// Prints syntax errors and records the status.
     pub fn syntax_errors(&mut self, file: &SourceFile, diagnostics: &[Diagnostic]) {
         for d in diagnostics {
-            eprint!("{}", render(file, d));
+            self.eprint(file, d);
         }
         if !diagnostics.is_empty() {
             self.fail(EXIT_SYNTAX);
@@ -180,7 +212,7 @@ impl Runner {
         if let Some(d) = report.diagnostic() {
             // Keep stdout and stderr in order for someone watching both.
             out.flush()?;
-            eprint!("{}", render(file, d));
+            self.eprint(file, d);
             self.fail(EXIT_RUNTIME);
         }
         Ok(())
@@ -265,14 +297,13 @@ pub fn run_dicelab(opts: DicelabOptions) -> u8 {
 
 /// Parses `file` whole, then runs every statement (nothing runs after a syntax error).
 pub fn run_whole(opts: DicelabOptions, file: &SourceFile) -> u8 {
-    let mut session = Runner::new(&opts);
+    let mut session = Runner::dicelab(&opts);
     let (program, diagnostics) = alea_dicelab::parse(file);
     if !diagnostics.is_empty() {
         session.syntax_errors(file, &diagnostics);
         return session.status;
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(common::stdout());
     for statement in &program.statements {
         if session.run_statement(file, statement, &mut out).is_err() {
             return EXIT_USAGE;
@@ -287,12 +318,11 @@ pub fn run_whole(opts: DicelabOptions, file: &SourceFile) -> u8 {
 /// Terminal input: each statement runs as soon as its `;` arrives (0.7's behaviour); a
 /// syntax error skips that statement only.
 fn run_interactive(opts: DicelabOptions) -> u8 {
-    let mut session = Runner::new(&opts);
+    let mut session = Runner::dicelab(&opts);
     let mut text = String::new();
     let mut consumed = 0usize;
     let stdin = io::stdin();
     let mut lines = stdin.lock();
-    let stdout = io::stdout();
     loop {
         let mut line = String::new();
         let eof = match lines.read_line(&mut line) {
@@ -320,7 +350,7 @@ fn run_interactive(opts: DicelabOptions) -> u8 {
                 consumed = piece.end;
                 let (program, diagnostics) = alea_dicelab::parse_range(&file, piece, !first);
                 session.syntax_errors(&file, &diagnostics);
-                let mut out = stdout.lock();
+                let mut out = common::stdout();
                 for statement in &program.statements {
                     let _ = session.run_statement(&file, statement, &mut out);
                 }
@@ -367,7 +397,7 @@ pub struct Args {
     /// Exact probabilities as reduced fractions (an `exact` column, and in JSON).
     #[arg(long)]
     pub exact: bool,
-    /// One JSON object per statement (JSON Lines).
+    /// One JSON object per statement (JSON Lines); errors as `{"diagnostics": [...]}` lines.
     #[arg(long)]
     pub json: bool,
     /// Write an SVG chart of the distribution to FILE (one statement, or all with --compare).
@@ -391,8 +421,7 @@ pub struct Args {
 }
 
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("alea dice: {msg}");
-    ExitCode::from(EXIT_USAGE)
+    common::usage_error(msg)
 }
 
 /// Default rolls of `alea dice -e`.
@@ -444,7 +473,11 @@ pub fn run(mut args: Args) -> ExitCode {
             }
             match common::read_source(path.as_deref().unwrap_or("-")) {
                 Ok(f) => vec![f],
-                Err(msg) => return usage_error(&msg),
+                // The program could not be loaded: the data failed, not the command line.
+                Err(msg) => {
+                    common::eprint_plain(&Diagnostic::error(msg));
+                    return common::failed();
+                }
             }
         }
         (_, Some(_)) => return usage_error("give either a PROGRAM or -f FILE, not both"),
@@ -463,7 +496,7 @@ pub fn run(mut args: Args) -> ExitCode {
     let want_eval = eval_count.is_some() || (args.count.is_some() && !args.roll);
     let rolls = want_eval.then(|| rolls.unwrap_or(DEFAULT_ROLLS));
     let code = alea_dicelab::with_big_stack(move || run_report(&args, rolls, &files));
-    ExitCode::from(code)
+    ExitCode::from(alea_status(code))
 }
 
 /// What `alea dice` says before it waits for a program typed on a terminal.
@@ -520,11 +553,13 @@ impl Display {
         if let Some(d) = &error
             && self.json
         {
-            let (line, column) = d.line_col(file).unwrap_or((0, 0));
+            // The statement's line: its program, then the one diagnostic shape (docs/cli.md).
+            let v = common::json_diagnostics([(Some(file), d)]);
+            let program = serde_json::Value::from(text);
             let _ = writeln!(
                 out,
-                "{}",
-                alea_dicelab::calc::json_error(&text, &d.message, line, column)
+                "{{\"program\":{program},\"diagnostics\":{}}}",
+                v["diagnostics"]
             );
         }
         (charted, error)
@@ -755,10 +790,14 @@ fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
     let mut runner = Runner {
         session: Session::new(options, args.seed.unwrap_or_else(os_seed)),
         status: 0,
+        dicelab_format: false,
     };
     let mut statements = Vec::new();
     for file in files {
         let (program, diagnostics) = alea_dicelab::parse(file);
+        if args.json && !diagnostics.is_empty() {
+            common::print_json_diagnostics(Some(file), &diagnostics);
+        }
         runner.syntax_errors(file, &diagnostics);
         statements.extend(program.statements.into_iter().map(|s| (file, s)));
     }
@@ -768,7 +807,7 @@ fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
     let percentiles = match report::parse_percentiles(&args.percentiles) {
         Ok(p) => p,
         Err(msg) => {
-            eprintln!("alea dice: {msg}");
+            let _ = common::usage_error(msg);
             return EXIT_USAGE;
         }
     };
@@ -795,15 +834,14 @@ fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
     };
     // The distributions drawn by --plot and compared by --compare: calc's when asked for.
     let mut charted: Vec<Analysis> = Vec::new();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = common::stdout();
     for (file, statement) in &statements {
         let report = runner.session.run(statement);
         let (analysis, error) = display.show(file, statement, &report, &mut out);
         charted.extend(analysis);
         if let Some(d) = error {
             let _ = out.flush();
-            eprint!("{}", render(file, &d));
+            runner.eprint(file, &d);
             runner.fail(EXIT_RUNTIME);
         }
     }
@@ -821,7 +859,8 @@ fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
         {
             let _ = out.flush();
             eprintln!("alea dice: cannot write {path}: {e}");
-            runner.fail(EXIT_USAGE);
+            // Not a usage error: `alea dice` exits 1 (docs/cli.md).
+            runner.fail(EXIT_RUNTIME);
         }
     }
     let _ = out.flush();

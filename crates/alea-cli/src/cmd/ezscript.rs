@@ -147,10 +147,7 @@ pub fn run(args: Args) -> ExitCode {
             (Some(src), _) => Some(("<expr>".to_string(), without_bom(src).to_string())),
             (None, Some(path)) => match read_text(path) {
                 Ok(f) => Some((f.name().to_string(), f.text().to_string())),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return super::ezsystem::fail(crate::common::EXIT_FAILED, e),
             },
             (None, None) => None,
         }

@@ -5,7 +5,7 @@
 //! `ezscript.rs`, which flattens [`SystemArgs`] and hands the source to [`run_system`].
 
 use crate::common;
-use alea_core::{Diagnostic, RenderOptions, Severity, SourceFile};
+use alea_core::{Diagnostic, Severity, SourceFile};
 use alea_ezhost::{AlertError, Kind, Options, ScriptError, Session, SessionError};
 use std::process::ExitCode;
 
@@ -74,8 +74,15 @@ pub const EXAMPLE_TOURNAMENT: &str = include_str!("../../../../examples/ezscript
 /// output quietly instead of panicking like `println!`.
 fn emit(line: &str) -> bool {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
+    let mut out = common::stdout();
     writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
+}
+
+/// A failure outside any script (unreadable or invalid file, unusable locale): status 1 (the
+/// data failed) or 2 (usage), the message on stderr.
+pub(crate) fn fail(status: u8, message: impl Into<String>) -> ExitCode {
+    common::eprint_plain(&Diagnostic::error(message));
+    ExitCode::from(status)
 }
 
 /// Reads a script or tournament file (`-` = stdin) without its UTF-8 byte order mark, which
@@ -135,7 +142,8 @@ fn options(sys: &SystemArgs, fuel: Option<u64>) -> Result<Options, String> {
     })
 }
 
-/// Builds the session; prints the error and gives exit status 2 on failure.
+/// Builds the session; prints the error and gives exit status 1 (invalid tournament file) or 2
+/// (unusable locale or zone) on failure.
 fn session(data: Option<&SourceFile>, options: Options) -> Result<Session, ExitCode> {
     match Session::new(data.map(SourceFile::text), options) {
         Ok(s) => Ok(s),
@@ -144,19 +152,16 @@ fn session(data: Option<&SourceFile>, options: Options) -> Result<Session, ExitC
                 .cloned()
                 .unwrap_or_else(|| SourceFile::new("<data>", ""));
             let d = e.to_diagnostic(file.text());
-            common::eprint_diagnostics(&file, &[d], RenderOptions::single_caret());
-            Err(ExitCode::from(2))
+            common::eprint_diagnostics(&file, &[d]);
+            Err(common::failed())
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Err(ExitCode::from(2))
-        }
+        Err(e) => Err(fail(common::EXIT_USAGE, e.to_string())),
     }
 }
 
 /// Runs a source (`Some((name, text))`; `None` for `--kind payout|points` without a source,
 /// or `--simulate`) with the system options: prints the field's output (ezscript.md §14), the
-/// errors on stderr, and returns 0 (ok), 1 (a script failed) or 2 (usage error, invalid data).
+/// errors on stderr, and returns 0 (ok), 1 (a script or the data failed) or 2 (usage error).
 pub fn run_system(
     source: Option<(String, String)>,
     template: bool,
@@ -167,19 +172,13 @@ pub fn run_system(
     let data = match &sys.data {
         Some(path) => match read_text(path) {
             Ok(f) => Some(f),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(common::EXIT_FAILED, e),
         },
         None => None,
     };
     let options = match options(sys, fuel) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(common::EXIT_USAGE, e),
     };
     let session = match session(data.as_ref(), options) {
         Ok(s) => s,
@@ -201,8 +200,7 @@ pub fn run_system(
             settings.points_formula.clone().unwrap_or_default(),
         ),
         (None, _) => {
-            eprintln!("error: give a script file, `-` for stdin, or -e SOURCE");
-            return ExitCode::from(2);
+            return common::usage_error("give a script file, `-` for stdin, or -e SOURCE");
         }
     };
     let out = session.eval(kind, source.as_ref().map(|(_, t)| t.as_str()), template);
@@ -224,23 +222,20 @@ pub fn run_system(
     if json {
         let mut value = out.to_json();
         value["ok"] = serde_json::Value::Bool(!failed);
-        value["errors"] = diags
-            .iter()
-            .zip(&out.errors)
-            .map(|(d, e)| {
-                let (line, column) = d.line_col(&file).unwrap_or((0, 0));
-                serde_json::json!({
-                    "message": d.message,
-                    "insertion": e.insertion,
-                    "severity": d.severity.as_str(),
-                    "line": line,
-                    "column": column,
-                })
-            })
-            .collect();
+        // The one diagnostic shape (docs/cli.md), plus the insertion a template error is in.
+        let mut list = common::json_diagnostics(diags.iter().map(|d| (Some(&file), d)));
+        if let Some(items) = list["diagnostics"].as_array_mut() {
+            for (item, e) in items.iter_mut().zip(&out.errors) {
+                item["insertion"] = serde_json::json!(e.insertion);
+            }
+        }
+        value["diagnostics"] = list["diagnostics"].take();
+        if let Some(obj) = value.as_object_mut() {
+            obj.remove("errors");
+        }
         emit(&value.to_string());
     } else {
-        common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
+        common::eprint_diagnostics(&file, &diags);
         let content_script_failed = kind == Kind::Content && !template && !out.ok;
         if !content_script_failed {
             emit(&out.text);
@@ -256,10 +251,8 @@ pub fn run_system(
 fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCode {
     let report = match session.simulate(seconds) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        // The only failure is a --simulate beyond its limit: a usage error.
+        Err(e) => return fail(common::EXIT_USAGE, e),
     };
     for f in &report.firings {
         let line = if json {
@@ -298,28 +291,22 @@ fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCo
 
 /// `alea ez check FILE`: validates the tournament file and every script field in it (payout
 /// script, points formula, alert conditions and TTS texts), listing each failure with its
-/// position in the file. Exit 0 when all work, 1 when a script fails, 2 for an invalid file.
+/// position in the file. Exit 0 when all work, 1 when a script fails or the file is invalid.
 pub fn run_check(path: &str) -> ExitCode {
     let file = match read_text(path) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(common::EXIT_FAILED, e),
     };
     let options = match options(&SystemArgs::default(), None) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(common::EXIT_USAGE, e),
     };
     let session = match session(Some(&file), options) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let diags = session.check();
-    common::eprint_diagnostics(&file, &diags, RenderOptions::single_caret());
+    common::eprint_diagnostics(&file, &diags);
     if diags.is_empty() {
         emit(&format!("{}: every script works", file.name()));
         ExitCode::SUCCESS

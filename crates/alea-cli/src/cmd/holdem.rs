@@ -160,16 +160,19 @@ fn line_offset(file: &SourceFile, line: usize, col: usize) -> usize {
             .sum::<usize>()
 }
 
+/// The one JSON shape of a diagnostic (docs/cli.md).
 fn diag_json(files: &[SourceFile], d: &Located) -> Value {
-    let file = &files[d.file];
-    let (line, col) = d.diagnostic.line_col(file).unwrap_or((0, 0));
-    json!({
-        "file": file.name(),
-        "line": line,
-        "col": col,
-        "severity": d.diagnostic.severity.as_str(),
-        "message": d.diagnostic.message,
-    })
+    json!(d.diagnostic.json(files.get(d.file)))
+}
+
+/// Prints diagnostics on stderr in the one format (coloured on a terminal).
+fn eprint_located<'a>(files: &[SourceFile], diagnostics: impl IntoIterator<Item = &'a Located>) {
+    for d in diagnostics {
+        match files.get(d.file) {
+            Some(f) => crate::common::eprint_diagnostics(f, std::slice::from_ref(&d.diagnostic)),
+            None => crate::common::eprint_plain(&d.diagnostic),
+        }
+    }
 }
 
 fn value_json(v: f64) -> Value {
@@ -204,26 +207,23 @@ pub fn run(args: Args) -> ExitCode {
     if args.files.first().is_some_and(|f| f == "upgrade") {
         return super::holdem_upgrade::run(&args.files[1..]);
     }
+    // Exit statuses (docs/cli.md): 1 when a file does not load or the profile fails,
+    // 2 for usage errors.
     let paths = match profile_paths(&args.files) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("alea holdem: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     let mut files = Vec::new();
     for path in &paths {
         match read_file(path) {
             Ok(f) => files.push(f),
-            Err(e) => {
-                eprintln!("alea holdem: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&e),
         }
     }
     if files.is_empty() && args.expr.is_none() {
-        eprintln!("alea holdem: give formula files, or an expression with -e (see --help)");
-        return ExitCode::from(2);
+        return crate::common::usage_error(
+            "give formula files, or an expression with -e (see --help)",
+        );
     }
     let expr = args
         .expr
@@ -237,15 +237,14 @@ pub fn run(args: Args) -> ExitCode {
         return report_load_failure(&args, &compilation);
     };
     if let Some(e) = unknown_function_check(program, &args.functions) {
-        eprintln!("{e}");
-        return ExitCode::from(2);
+        return crate::common::usage_error(e);
     }
     let state = match &args.state {
         Some(path) => match load_state(path) {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("{e}");
-                return ExitCode::from(2);
+                return crate::common::failed();
             }
         },
         None => None,
@@ -289,19 +288,22 @@ fn report_load_failure(args: &Args, c: &Compilation) -> ExitCode {
             .map(|d| diag_json(&c.files, d))
             .collect();
         let _ = out_line(
-            &mut io::stdout().lock(),
+            &mut crate::common::stdout(),
             format_args!(
                 "{}",
                 json!({"results": [], "diagnostics": diags, "memory": {}})
             ),
         );
     } else {
-        let mut err = io::stderr().lock();
-        for d in &c.diagnostics {
-            let _ = write!(err, "{}", d.render(&c.files));
-        }
+        eprint_located(&c.files, &c.diagnostics);
     }
-    ExitCode::from(2)
+    crate::common::failed()
+}
+
+/// A failure before the profile compiles (a file that does not read): status 1.
+fn fail(message: &str) -> ExitCode {
+    crate::common::eprint_plain(&Diagnostic::error(message));
+    crate::common::failed()
 }
 
 /// The name an "unknown symbol/function/list 'X'" error is about.
@@ -354,20 +356,15 @@ fn lint(args: &Args, c: &Compilation) -> ExitCode {
             .map(|(n, k)| json!({"name": n, "count": k}))
             .collect();
         let _ = out_line(
-            &mut io::stdout().lock(),
+            &mut crate::common::stdout(),
             format_args!(
                 "{}",
                 json!({"diagnostics": diags, "errors": errors, "warnings": warnings, "unknown_names": names})
             ),
         );
     } else {
-        let mut err = io::stderr().lock();
-        for d in &all {
-            if write!(err, "{}", d.render(&c.files)).is_err() {
-                break;
-            }
-        }
-        let mut w = io::stdout().lock();
+        eprint_located(&c.files, &all);
+        let mut w = crate::common::stdout();
         for (name, count) in &unknown {
             let uses = if *count == 1 { "use" } else { "uses" };
             if !out_line(&mut w, format_args!("unknown name {name}: {count} {uses}")) {
@@ -397,7 +394,7 @@ fn unknown_function_check(program: &Program, names: &[String]) -> Option<String>
     names
         .iter()
         .find(|n| !defined.contains(&n.as_str()) && !standard.contains(n))
-        .map(|n| format!("alea holdem: --function {n}: no such function in the profile"))
+        .map(|n| format!("--function {n}: no such function in the profile"))
 }
 
 fn print_outcome(args: &Args, program: &Program, load: &[Located], out: &Evaluation) {
@@ -435,17 +432,11 @@ fn print_outcome(args: &Args, program: &Program, load: &[Located], out: &Evaluat
         if args.trace {
             obj["trace"] = json!(out.trace.iter().map(trace_json).collect::<Vec<_>>());
         }
-        let _ = out_line(&mut io::stdout().lock(), format_args!("{obj}"));
+        let _ = out_line(&mut crate::common::stdout(), format_args!("{obj}"));
         return;
     }
-    {
-        let mut err = io::stderr().lock();
-        for d in &diagnostics {
-            let _ = write!(err, "{}", d.render(files));
-        }
-    }
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
+    eprint_located(files, diagnostics.iter().copied());
+    let mut w = crate::common::stdout();
     for t in &out.trace {
         if !out_line(&mut w, format_args!("{}", t.render())) {
             return;

@@ -1,5 +1,5 @@
 //! `alea holdem upgrade FILE`: an old bot rewritten for OpenHoldem 14, on stdout; what changed,
-//! on stderr. Exit status 0, or 2 when the file cannot be read.
+//! on stderr. Exit status 0, 1 when the file cannot be read, 2 without exactly one file.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -7,8 +7,9 @@ use std::process::ExitCode;
 /// Runs `alea holdem upgrade FILE`.
 pub fn run(args: &[String]) -> ExitCode {
     let [path] = args else {
-        eprintln!("alea holdem upgrade: give one formula file (the result goes to stdout)");
-        return ExitCode::from(2);
+        return crate::common::usage_error(
+            "alea holdem upgrade: give one formula file (the result goes to stdout)",
+        );
     };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -16,7 +17,7 @@ pub fn run(args: &[String]) -> ExitCode {
             let s = e.to_string();
             let s = s.split(" (os error").next().unwrap_or("");
             eprintln!("alea holdem upgrade: cannot read {path}: {s}");
-            return ExitCode::from(2);
+            return crate::common::failed();
         }
     };
     // Old bots are often Latin-1: read bytes that are not UTF-8 as Latin-1.
@@ -32,6 +33,6 @@ pub fn run(args: &[String]) -> ExitCode {
     if u.changes.is_empty() {
         let _ = writeln!(err, "{path}: nothing to upgrade");
     }
-    let _ = io::stdout().lock().write_all(u.text.as_bytes());
+    let _ = crate::common::stdout().write_all(u.text.as_bytes());
     ExitCode::SUCCESS
 }

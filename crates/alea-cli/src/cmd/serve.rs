@@ -36,7 +36,13 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let url = format!("http://{}/", running.addr());
-    println!("alea playground: {url}  (Ctrl-C stops it)");
+    // Not through common::stdout: a closed stdout must not stop the server.
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "alea playground: {url}  (Ctrl-C stops it)");
+        let _ = out.flush();
+    }
     if args.open {
         open_browser(&url);
     }

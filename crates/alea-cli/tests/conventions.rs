@@ -1,0 +1,158 @@
+//! The conventions every `alea` command shares (docs/cli.md): exit statuses, the one
+//! diagnostic format (plain when piped or with NO_COLOR, coloured when forced), the one JSON
+//! shape of diagnostics, and a quiet success when stdout is a closed pipe.
+
+mod support;
+
+use support::{alea, dicelab, root};
+
+const TOURNAMENT: &str = "examples/ezscript/tournament.json";
+
+#[test]
+fn exit_statuses_follow_one_convention() {
+    // (arguments, status): 0 success, 1 the program or data failed, 2 usage.
+    let cases: &[(&[&str], i32)] = &[
+        (&["dice", "d6"], 0),
+        (&["dice", "2d6"], 1),
+        (&["dice", "1/0"], 1),
+        (&["dice", "--width"], 2),
+        (&["blackjack", "bag of I,J", "-n", "3", "--seed", "0"], 0),
+        (&["blackjack", "I J"], 1),
+        (&["blackjack", "tgm3", "--exact"], 1),
+        (&["blackjack", "--preset", "nope"], 2),
+        (&["holdem", "-e", "1 + 2"], 0),
+        (&["holdem", "-e", "(1"], 1),
+        (&["holdem", "/nonexistent.ohf"], 1),
+        (&["holdem"], 2),
+        (&["ez", "-e", "1 + 2"], 0),
+        (&["ez", "-e", "1 +"], 1),
+        (&["ez", "/nonexistent.ez"], 1),
+        (&["ez", "--locale", "not a tag!", "-e", "1"], 2),
+        (&["cards", "eval", "As Ks Qs Js Ts"], 0),
+        (&["cards", "eval", "As Kx Qs Js Ts"], 1),
+        (&["cards", "equity", "AhKh", "--iterations", "0"], 2),
+        (&["no-such-command"], 2),
+    ];
+    for (args, want) in cases {
+        let r = alea(args).dir(root()).run();
+        assert_eq!(r.code, *want, "alea {args:?}: {}", r.stderr);
+    }
+    // The drop-in dicelab keeps 0.7's statuses: 2 after a syntax error, 3 after a runtime one.
+    assert_eq!(dicelab(&[]).stdin("2d6").run().code, 2);
+    assert_eq!(dicelab(&[]).stdin("1/0").run().code, 3);
+}
+
+#[test]
+fn one_diagnostic_format_for_every_language() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["dice", "1 + "],
+            "<expr>:1:5: error: syntax error: unexpected end of input, expected an expression\n",
+        ),
+        (&["blackjack", "I;J"], "<spec>:1:2: error[E01]: "),
+        (&["holdem", "-e", "1 +"], "<expr>:1:4: error: "),
+        (&["ez", "-e", "1 +"], "<expr>:1:4: error: "),
+        (&["cards", "eval", "As Kx"], "<cards>:1:5: error: "),
+    ];
+    for (args, start) in cases {
+        let r = alea(args).run();
+        assert!(r.stderr.starts_with(start), "alea {args:?}:\n{}", r.stderr);
+        // The source line, then the caret under the column.
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        let col: usize = start
+            .split(':')
+            .nth(2)
+            .and_then(|c| c.parse().ok())
+            .unwrap();
+        assert_eq!(
+            lines[2].find('^'),
+            Some(col - 1),
+            "alea {args:?}:\n{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains('\x1b'), "piped stderr is plain");
+    }
+}
+
+#[test]
+fn colour_only_when_forced_and_never_with_no_color() {
+    let r = alea(&["dice", "2d6"]).env("CLICOLOR_FORCE", "1").run();
+    assert!(r.stderr.contains("\x1b["), "{:?}", r.stderr);
+    let r = alea(&["dice", "2d6"])
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .run();
+    assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
+    assert!(r.stderr.starts_with("<expr>:1:2: error: "));
+}
+
+#[test]
+fn json_diagnostics_have_one_shape() {
+    let cases: &[&[&str]] = &[
+        &["dice", "--json", "2d6"],
+        &["blackjack", "--json", "I;J"],
+        &["holdem", "--json", "-e", "1 +"],
+        &["ez", "--json", "-e", "1 +"],
+        &["cards", "eval", "--json", "As Kx"],
+    ];
+    for args in cases {
+        let r = alea(args).run();
+        assert_eq!(r.code, 1, "alea {args:?}");
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim())
+            .unwrap_or_else(|e| panic!("alea {args:?}: {e}: {}", r.stdout));
+        let d = &v["diagnostics"][0];
+        for key in ["severity", "message", "file", "line", "col", "rendered"] {
+            assert!(d.get(key).is_some(), "alea {args:?}: no {key} in {d}");
+        }
+        assert_eq!(d["severity"], "error", "alea {args:?}");
+        assert!(
+            d["line"].is_u64() && d["col"].is_u64(),
+            "alea {args:?}: {d}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_success() {
+    // Mostly outputs bigger than a pipe buffer, so the write fails however the race goes.
+    let big: &[&[&str]] = &[
+        &["dice", "--roll", "100000#d6"],
+        &[
+            "blackjack",
+            "bag of I,J,L,O,S,T,Z",
+            "-n",
+            "200000",
+            "--seed",
+            "0",
+        ],
+        &["holdem", "examples/openholdem/bot.ohf", "--trace"],
+        &["ez", "--data", TOURNAMENT, "--simulate", "604800"],
+        &["ez", "-e", "1 + 2"],
+        &["cards", "eval", "As Ks Qs Js Ts"],
+        &["tour"],
+    ];
+    for args in big {
+        let (code, stderr) = alea(args).dir(root()).run_with_closed_stdout();
+        assert_eq!(code, 0, "alea {args:?}: {stderr}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "alea {args:?}: {stderr}"
+        );
+    }
+    let mut cmd = dicelab(&["-r"]).command();
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("dicelab");
+    drop(child.stdout.take());
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        let _ = stdin.write_all("100000#d6; 100000#d6".as_bytes());
+    }
+    let out = child.wait_with_output().expect("dicelab ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
