@@ -192,7 +192,7 @@ fn rank_mask(cards: &[Card]) -> u32 {
 }
 
 /// Longest run of consecutive ranks in a rank mask (ace high and low), at most 5.
-fn longest_run(mask: u32) -> u32 {
+pub(crate) fn longest_run(mask: u32) -> u32 {
     let m = if mask & (1 << 14) != 0 {
         mask | 2
     } else {
@@ -211,7 +211,7 @@ fn longest_run(mask: u32) -> u32 {
 }
 
 /// 5 − the most distinct ranks in one straight window A-5 … T-A.
-fn straight_fill(mask: u32) -> u32 {
+pub(crate) fn straight_fill(mask: u32) -> u32 {
     let m = if mask & (1 << 14) != 0 {
         mask | 2
     } else {

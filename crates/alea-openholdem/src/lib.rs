@@ -35,8 +35,11 @@
 
 mod ast;
 mod cards;
+mod catalog;
+mod catalog_eval;
 mod compile;
 mod evaluate;
+mod handexpr;
 mod lexer;
 mod lint;
 mod machine;
@@ -52,6 +55,7 @@ mod upgrade;
 
 pub use ast::{Ast, BinOp, Expr, Node, NodeId, UnOp};
 pub use cards::{AleaCards, Card, Equity, HandEvaluator};
+pub use catalog::{Entry, Prefix, Source, catalogue, markdown_table};
 pub use compile::{
     AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_expr, compile_file,
     compile_profile, standard_functions,

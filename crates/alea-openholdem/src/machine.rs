@@ -8,6 +8,7 @@
 //! * `random`: new per reference.
 
 use crate::cards::{self, AleaCards, HandEvaluator, PvFacts};
+use crate::catalog::{self, Prefix, Source};
 use crate::compile::{Instr, Located, NO_NODE, Program};
 use crate::ops;
 use crate::state::{SymbolProvider, is_table_symbol};
@@ -884,12 +885,22 @@ impl<'p> Machine<'p> {
         ) {
             return Ok(self.rng_random.unit_f64());
         }
+        if let Symbol::Prefix(p @ (Prefix::Log | Prefix::Msgbox)) = sym {
+            // CSymbolEngineVariousDataLookup: log$ is 1 (handy in ANDed conditions), msgbox$ 0.
+            return Ok(if p == Prefix::Log { 1.0 } else { 0.0 });
+        }
         let Some(provider) = &self.provider else {
             let d = Diagnostic::error(format!(
                 "symbol '{name}' needs a table state (--state FILE.json)"
             ));
             return Err(self.located(pc, d));
         };
+        if let Some(v) = provider.given(name) {
+            return Ok(v);
+        }
+        if matches!(sym, Symbol::Fixed(_) | Symbol::Prefix(_)) {
+            return self.compute_catalog(sym, name, pc);
+        }
         if sym == Symbol::HandRankP {
             return Ok(2652.0 / (1.0 + f64::from(n)));
         }
@@ -994,6 +1005,66 @@ impl<'p> Machine<'p> {
                 })
             }
         }
+    }
+}
+
+impl Machine<'_> {
+    /// A name of the full catalogue ([`crate::catalog`]) the state did not give.
+    fn compute_catalog(&mut self, sym: Symbol, name: &str, pc: u32) -> Result<f64, Fail> {
+        let Some(provider) = &self.provider else {
+            return Ok(0.0);
+        };
+        let (hero, board) = (provider.hero(), provider.board());
+        let source = catalog::source_of(sym, name);
+        let value =
+            match (sym, source) {
+                (Symbol::Prefix(p @ (Prefix::Hand | Prefix::Board)), _) => {
+                    let is_board = p == Prefix::Board;
+                    let rest = &name[if is_board { 6 } else { 5 }..];
+                    let flush = crate::cards::plain_card_value(
+                        Symbol::TSuit(crate::symbols::CardSet::Common),
+                        hero,
+                        board,
+                    )
+                    .map_or(0, |s| s as u8);
+                    let flush_ranks = board
+                        .iter()
+                        .filter(|c| c.suit == flush)
+                        .fold(0u32, |m, c| m | 1 << c.rank);
+                    let cards = if is_board { board } else { hero };
+                    Some(crate::handexpr::parse(rest).is_some_and(|e| {
+                        crate::handexpr::matches(&e, cards, is_board, flush_ranks)
+                    }))
+                    .map(|b| f64::from(u8::from(b)))
+                }
+                (_, Source::Table) => provider.catalog_value(name),
+                (_, Source::Cards) => {
+                    let eval = self.evaluator.clone();
+                    crate::catalog_eval::card_value(name, hero, board, eval.as_ref())
+                }
+                (_, Source::Constant) => Some(0.0),
+                (_, Source::History | Source::Live(_)) => None,
+            };
+        if let Some(v) = value {
+            return Ok(v);
+        }
+        let (default, why) = match source {
+            Source::Live(d) => (d, "is known only at a live table"),
+            _ => (
+                crate::catalog::history_default(name),
+                "comes from the hand's betting history",
+            ),
+        };
+        let msg = format!(
+            "symbol '{name}' {why} and the state does not give it: {} (set it in the state's \"symbols\")",
+            crate::ops::format_value(default)
+        );
+        if self.options.strict {
+            return Err(self.located(pc, Diagnostic::error(msg)));
+        }
+        let w = self.located(pc, Diagnostic::warning(msg));
+        self.warnings.push(*w);
+        Ok(default)
     }
 }
 

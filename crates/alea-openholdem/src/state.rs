@@ -26,6 +26,16 @@ pub trait SymbolProvider {
     fn seed(&self) -> Option<u64> {
         None
     }
+    /// A symbol's value given outright (the state's `symbols`, `--set`): it wins over any
+    /// computed value, and is how a live-only symbol (`elapsed`, `pt_…`) gets a value.
+    fn given(&self, _name: &str) -> Option<f64> {
+        None
+    }
+    /// The value of a table name of the full catalogue ([`crate::catalog`]: `cutoffchair`,
+    /// `ac_betpos3`, `chair$NAME` …); `None` when the provider cannot tell.
+    fn catalog_value(&self, _name: &str) -> Option<f64> {
+        None
+    }
 }
 
 /// True for the symbols a [`SymbolProvider`] answers itself.
@@ -117,6 +127,8 @@ pub struct TableState {
     pub memory: Vec<(String, f64)>,
     /// RNG seed.
     pub seed: Option<u64>,
+    /// Symbols given outright (`"symbols": {"elapsed": 30}`), by name.
+    pub symbols: Vec<(String, f64)>,
 }
 
 /// A state file problem: the JSON path (`players[2].chair`) and what is wrong, or a syntax error
@@ -274,6 +286,7 @@ impl TableState {
                 "flags",
                 "memory",
                 "seed",
+                "symbols",
             ],
             "",
         )?;
@@ -395,7 +408,22 @@ impl TableState {
                     .map_or_else(|| err("seed", "expected an unsigned 64-bit integer"), Ok)?,
             ),
         };
+        let mut symbols = Vec::new();
+        match obj.get("symbols") {
+            None => {}
+            Some(Value::Object(m)) => {
+                for (k, v) in m {
+                    let path = format!("symbols.{k}");
+                    if !crate::catalog::is_known(k) {
+                        return err(&path, "not a symbol of the catalogue");
+                    }
+                    symbols.push((k.clone(), number(v, &path)?));
+                }
+            }
+            Some(v) => return err("symbols", format!("expected an object, found {}", kind(v))),
+        }
         Ok(TableState {
+            symbols,
             nchairs,
             userchair,
             dealerchair,
@@ -435,7 +463,7 @@ impl TableState {
         }
     }
 
-    fn blind_chairs(&self) -> (f64, f64) {
+    pub(crate) fn blind_chairs(&self) -> (f64, f64) {
         let dealt: Vec<u8> = self
             .players
             .iter()
@@ -638,6 +666,23 @@ impl SymbolProvider for TableState {
 
     fn seed(&self) -> Option<u64> {
         self.seed
+    }
+
+    fn given(&self, name: &str) -> Option<f64> {
+        self.symbols
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+
+    fn catalog_value(&self, name: &str) -> Option<f64> {
+        if let Some(n) = name.strip_prefix("chair$") {
+            return Some(self.chair_of(n).map_or(-1.0, f64::from));
+        }
+        if let Some(n) = name.strip_prefix("chairbit$") {
+            return Some(self.chair_of(n).map_or(0.0, |c| f64::from(1u32 << c)));
+        }
+        self.catalog_table_value(name)
     }
 }
 

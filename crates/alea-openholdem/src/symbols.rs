@@ -133,6 +133,10 @@ pub enum Symbol {
     PrWin,
     PrTie,
     PrLos,
+    /// A name of the full OH 14 catalogue added by [`crate::catalog`] (an index into it).
+    Fixed(u16),
+    /// A prefix family (`hand$…`, `pt_…`, `dll$…`); the name is the slot's.
+    Prefix(crate::catalog::Prefix),
 }
 
 /// How long a symbol's value stays valid.
@@ -156,6 +160,12 @@ impl Symbol {
             | HandRank2652 | HandRank1326 | HandRank1000 | HandRankP | PrWin | PrTie | PrLos => {
                 Lifetime::Run
             }
+            // Live symbols warn once per run when the state does not give them.
+            Fixed(i) => match crate::catalog::fixed(i).source {
+                crate::catalog::Source::Live(_) | crate::catalog::Source::History => Lifetime::Run,
+                _ => Lifetime::State,
+            },
+            Prefix(p) if crate::catalog::prefix_default(p).is_some() => Lifetime::Run,
             _ => Lifetime::State,
         }
     }
@@ -402,12 +412,12 @@ pub fn lookup(name: &str) -> Option<Symbol> {
         }
     }
     if let Some(rest) = name.strip_prefix("$$") {
-        return card_symbol(rest);
+        return card_symbol(rest).or_else(|| crate::catalog::lookup(name));
     }
     if let Some(rest) = name.strip_prefix('$') {
         return hand_pattern(rest).map(Hand);
     }
-    None
+    crate::catalog::lookup(name)
 }
 
 fn card_symbol(rest: &str) -> Option<Symbol> {
@@ -468,10 +478,8 @@ fn hand_pattern(s: &str) -> Option<HandPattern> {
 /// Names that need a live table (spec §5.2): "not available offline".
 pub fn is_live_table_name(name: &str) -> bool {
     const EXACT: [&str; 2] = ["isfinalanswer", "ismyturn"];
-    const PREFIXES: [&str; 13] = [
-        "elapsed", "did", "hi_", "pt_", "icm", "vs$", "hand$", "board$", "log$", "dll$", "chair$",
-        "title$", "ron$",
-    ];
+    // The families of the full catalogue (crate::catalog) whose other names OH 14 lacks too.
+    const PREFIXES: [&str; 6] = ["elapsed", "did", "hi_", "icm", "ron$", "run$"];
     EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
@@ -598,6 +606,11 @@ pub fn all_names() -> Vec<String> {
             v.push(format!("{p}{i}"));
         }
     }
+    for e in crate::catalog::catalogue() {
+        if !v.contains(&e.name) {
+            v.push(e.name.clone());
+        }
+    }
     v
 }
 
@@ -665,7 +678,9 @@ mod tests {
             lookup("nplayersallin"),
             Some(Symbol::NPlayers(Status::Allin))
         );
-        assert_eq!(lookup("playersallinbits"), None);
+        // OH 14 provides these (CSymbolEngineActiveDealtPlaying, CSymbolEngineCards: Omaha's
+        // third hole card); the full catalogue knows them.
+        assert!(matches!(lookup("playersallinbits"), Some(Symbol::Fixed(_))));
         assert_eq!(
             lookup("rankbitscommon"),
             Some(Symbol::RankBits(CardSet::Common))
@@ -675,7 +690,8 @@ mod tests {
             lookup("$$cr4"),
             Some(Symbol::Card(CardField::Rank, true, 4))
         );
-        assert_eq!(lookup("$$pc2"), None);
+        assert!(matches!(lookup("$$pc2"), Some(Symbol::Fixed(_))));
+        assert_eq!(lookup("$$pc4"), None);
         assert!(matches!(lookup("$AKs"), Some(Symbol::Hand(_))));
         assert!(matches!(lookup("$k"), Some(Symbol::Hand(_))));
         assert_eq!(lookup("$AKx"), None);

@@ -162,6 +162,16 @@ impl Builder<'_> {
         if let Some(rest) = name.strip_prefix("me_") {
             return self.emit_memory(f, name, rest, span, n, allow_store);
         }
+        if let Some(rest) = name.strip_prefix("hand$").or(name.strip_prefix("board$"))
+            && crate::handexpr::mistaken_spades(rest)
+        {
+            // CSymbolEngineOpenPPLHandAndBoardExpression::CheckForProbablyMistakenSpadesInsteadOfSuited.
+            return Err(Diagnostic::error(format!(
+                "hand or board expression '{name}' ends in 's' (spades) after two ranks: OpenHoldem 14 refuses it as ambiguous"
+            ))
+            .with_span(span)
+            .with_help(format!("write '{name}uited' for suited, or put the spade first ('Ks' before the other rank)")));
+        }
         if let Some(sym) = symbols::lookup(name) {
             self.emit_symbol(f, sym, name, span, n);
             return Ok(());
@@ -207,6 +217,11 @@ impl Builder<'_> {
         }
         if let Some(parts) = super::multiplex::split(name) {
             return self.emit_multiplexed(f, parts, span, n);
+        }
+        if name == "Random" {
+            // CSymbolEngineRandom provides `Random` as well as `random`.
+            self.emit_symbol(f, Symbol::Random, name, span, n);
+            return Ok(());
         }
         let builtin = match name {
             "Others" => Some(1.0),
@@ -313,8 +328,27 @@ impl Builder<'_> {
                     self.emit(Instr::Const(v), NO_NODE);
                 } else {
                     let vspan = Span::new(span.end as usize - value.len(), span.end as usize);
-                    self.emit_name(f, value, vspan, NO_NODE, false)
-                        .map_err(|d| d.with_note(format!("in the VALUE of '{name}'")))?;
+                    let r = self.emit_name(f, value, vspan, NO_NODE, false);
+                    if let Err(d) = &r
+                        && !d.message.starts_with("unknown symbol")
+                    {
+                        return Err(d.clone().with_note(format!("in the VALUE of '{name}'")));
+                    }
+                    if let Err(d) = r {
+                        // OH 14 evaluates a stored VALUE only when the store runs
+                        // (CSymbolEngineMemorySymbols::EvaluateRightHandExpression), so the
+                        // file loads: a warning, and the store writes 0.
+                        let mut d = d.with_note(format!(
+                            "in the VALUE of '{name}' (OpenHoldem 14 loads this; the store writes 0)"
+                        ));
+                        d.severity = alea_core::Severity::Warning;
+                        let file = self.functions[f as usize].file;
+                        self.lint.push(super::Located {
+                            file,
+                            diagnostic: d,
+                        });
+                        self.emit(Instr::Const(0.0), NO_NODE);
+                    }
                     // The value's own node is not traced separately.
                     if let Some(last) = self.node_of.last_mut() {
                         *last = NO_NODE;
