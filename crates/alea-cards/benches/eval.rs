@@ -1,4 +1,5 @@
-//! alea-cards against rs_poker, side by side in one run (`cargo bench -p alea-cards`):
+//! alea-cards against rs_poker, side by side in one run
+//! (`cargo bench -p alea-cards --features peers`; rs_poker is behind that feature):
 //!
 //! * `eval7`: the same 1,000,000 random 7-card hands (dealt with `alea_core::Rng`), each built
 //!   from its seven cards and ranked: alea's `Hand` + `Tables::rank` against rs_poker's

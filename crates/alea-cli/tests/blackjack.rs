@@ -2,14 +2,13 @@
 //! exact and simulated statistics, plots, comparison, the tour, and every `console` example of
 //! docs/blackjack.md.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn alea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .output()
-        .expect("run alea")
+    support::alea(args).output()
 }
 
 fn bj(args: &[&str]) -> Output {

@@ -1,12 +1,11 @@
 //! `alea cards`: the built binary's output, JSON, errors and exit codes.
 
-use std::process::{Command, Output};
+mod support;
+
+use std::process::Output;
 
 fn alea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .output()
-        .expect("run alea")
+    support::alea(args).output()
 }
 
 fn stdout(args: &[&str]) -> String {

@@ -1,7 +1,7 @@
 //! Runs every `console` example of docs/cards.md: each `$ alea …` line is executed and its
 //! output (stdout, or stderr when the command fails) must equal the lines that follow it.
 
-use std::process::Command;
+mod support;
 
 /// Splits a command line into words, honouring "double" and 'single' quotes.
 fn words(line: &str) -> Vec<String> {
@@ -70,10 +70,7 @@ fn every_console_example_of_the_reference_runs() {
     for (cmd, expected) in examples {
         let args = words(&cmd);
         assert_eq!(args[0], "alea", "{cmd}");
-        let out = Command::new(env!("CARGO_BIN_EXE_alea"))
-            .args(&args[1..])
-            .output()
-            .unwrap();
+        let out = support::alea(&args[1..]).output();
         let got = if out.status.success() {
             out.stdout
         } else {

@@ -38,8 +38,8 @@ fn exit_statuses_follow_one_convention() {
         assert_eq!(r.code, *want, "alea {args:?}: {}", r.stderr);
     }
     // The drop-in dicelab keeps 0.7's statuses: 2 after a syntax error, 3 after a runtime one.
-    assert_eq!(dicelab(&[]).stdin("2d6").run().code, 2);
-    assert_eq!(dicelab(&[]).stdin("1/0").run().code, 3);
+    assert_eq!(dicelab(&["-r"]).stdin("2d6").run().code, 2);
+    assert_eq!(dicelab(&["-r"]).stdin("1/0").run().code, 3);
 }
 
 #[test]

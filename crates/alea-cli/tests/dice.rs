@@ -1,12 +1,11 @@
 //! `alea dice` and `alea tour`'s dicelab section.
 
+mod support;
+
 use std::process::{Command, Output};
 
 fn alea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .output()
-        .expect("run alea")
+    support::alea(args).output()
 }
 
 fn stdout(o: &Output) -> String {

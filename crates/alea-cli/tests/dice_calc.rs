@@ -2,13 +2,12 @@
 //! JSON Lines shape, `--plot` SVG, `--compare`, options, budget errors and exit codes; and the
 //! statistical agreement of `-e -n 1000000` with the exact distribution through the CLI.
 
-use std::process::{Command, Output};
+mod support;
+
+use std::process::Output;
 
 fn alea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .output()
-        .expect("run alea")
+    support::alea(args).output()
 }
 
 fn stdout(o: &Output) -> String {

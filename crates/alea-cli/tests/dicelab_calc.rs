@@ -2,31 +2,16 @@
 //! binaries: `dicelab -c` (0.7's 6-decimal format, byte for byte) and `alea dice --json
 //! --exact` (the exact fractions).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::Output;
 
 fn dicelab(args: &[&str], program: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dicelab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn dicelab");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(program.as_bytes())
-        .expect("write");
-    child.wait_with_output().expect("wait")
+    support::dicelab(args).stdin(program).output()
 }
 
 fn alea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .output()
-        .expect("run alea")
+    support::alea(args).output()
 }
 
 fn text(b: &[u8]) -> String {

@@ -3,8 +3,7 @@
 //! commands are `dicelab ARGS <<< 'PROGRAM'` and `alea ARGS`, words split as the shell would
 //! for plain words and single-quoted strings.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
 /// Splits plain words and `'single-quoted strings'` like a POSIX shell.
 fn words(command: &str) -> Vec<String> {
@@ -53,20 +52,7 @@ fn run(command: &str) -> (Option<i32>, String) {
         Some("alea") => (env!("CARGO_BIN_EXE_alea"), w[1..].to_vec(), String::new()),
         _ => panic!("unsupported command in the docs: {command}"),
     };
-    let mut child = Command::new(bin)
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let out = support::program(bin, &args).stdin(stdin).output();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

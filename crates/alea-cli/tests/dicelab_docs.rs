@@ -1,28 +1,11 @@
 //! Executes every example of docs/dicelab.md: each row of a `| program | dicelab --seed 1 |`
 //! table is rolled with `dicelab --seed 1` and must print the documented output.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
 fn roll(program: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dicelab"))
-        .args(["--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(program.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let r = support::dicelab(&["--seed", "1"]).stdin(program).run();
+    (r.code, r.stdout)
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! `alea ezscript` / `alea ez` end to end: the built binary on expressions, files, stdin,
 //! templates, JSON, budgets and bad input; the examples in examples/ezscript; the tour.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
+
+use std::process::Command;
 
 struct Out {
     code: i32,
@@ -11,24 +12,11 @@ struct Out {
 }
 
 fn alea(args: &[&str], stdin: Option<&str>) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run alea");
-    let input = stdin.unwrap_or("").to_string();
-    let mut pipe = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("alea finishes");
-    writer.join().unwrap();
+    let r = support::alea(args).stdin(stdin.unwrap_or("")).run();
     Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: r.code,
+        stdout: r.stdout,
+        stderr: r.stderr,
     }
 }
 

@@ -3,6 +3,8 @@
 //!
 //! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test -p alea-cli --test holdem`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,16 +23,13 @@ struct Out {
 }
 
 fn alea(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .arg("holdem")
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run alea");
+    let r = support::alea(&[&["holdem"], args].concat())
+        .dir(root())
+        .run();
     Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: r.code,
+        stdout: r.stdout,
+        stderr: r.stderr,
     }
 }
 

@@ -2,6 +2,8 @@
 //! `upgrade`, the lint summary, a closed pipe and the REPL's undefined functions. The bots and
 //! the library are written for these tests.
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,16 +19,13 @@ struct Out {
 }
 
 fn alea(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .arg("holdem")
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run alea");
+    let r = support::alea(&[&["holdem"], args].concat())
+        .dir(root())
+        .run();
     Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: r.code,
+        stdout: r.stdout,
+        stderr: r.stderr,
     }
 }
 

@@ -1,6 +1,7 @@
 //! EZScript's interpreter against Rhai and Lua 5.4 (mlua, vendored) on the same programs, side
-//! by side in one run: `cargo bench -p alea-ezscript --bench interp`. CPython's numbers come from
-//! `benches/peers.py` (same programs); ratios are in docs/performance/ezscript.md.
+//! by side in one run: `cargo bench -p alea-ezscript --features peers --bench interp` (the
+//! peers are optional dependencies, so `cargo test` never builds them). CPython's numbers come
+//! from `benches/peers.py` (same programs); ratios are in docs/performance/ezscript.md.
 
 use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value, with_stack};
 

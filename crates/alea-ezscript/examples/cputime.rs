@@ -7,7 +7,7 @@
 //! by the number of runs, in ms:
 //!
 //! ```sh
-//! cargo run --release -p alea-ezscript --example cputime [N]
+//! cargo run --release -p alea-ezscript --features peers --example cputime [N]
 //! ```
 #![allow(dead_code)]
 // An example that reports to the terminal.

@@ -11,9 +11,10 @@
 //! node): without it such a test is skipped visibly, except under `CI=true`, where it fails.
 #![allow(dead_code, clippy::print_stderr)]
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// What a run produced.
 #[derive(Debug)]
@@ -40,17 +41,17 @@ pub fn root() -> PathBuf {
 }
 
 /// `alea ARGS…`.
-pub fn alea(args: &[&str]) -> Cmd {
+pub fn alea<S: AsRef<OsStr>>(args: &[S]) -> Cmd {
     program(env!("CARGO_BIN_EXE_alea"), args)
 }
 
 /// `dicelab ARGS…` (the drop-in binary of this crate).
-pub fn dicelab(args: &[&str]) -> Cmd {
+pub fn dicelab<S: AsRef<OsStr>>(args: &[S]) -> Cmd {
     program(env!("CARGO_BIN_EXE_dicelab"), args)
 }
 
 /// Any program with arguments.
-pub fn program(path: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Cmd {
+pub fn program<S: AsRef<OsStr>>(path: impl AsRef<OsStr>, args: &[S]) -> Cmd {
     let mut command = Command::new(path);
     command
         .args(args)
@@ -89,7 +90,19 @@ impl Cmd {
 
     /// Runs to the end. Stdin is written from a thread, so a program that exits before reading
     /// all of it (or writes a lot first) neither deadlocks nor fails the test.
-    pub fn run(mut self) -> Run {
+    pub fn run(self) -> Run {
+        let out = self.output();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            stdout_bytes: out.stdout,
+        }
+    }
+
+    /// Runs to the end like [`Cmd::run`], returning std's [`Output`] (for tests that compare
+    /// bytes or look at the [`std::process::ExitStatus`]).
+    pub fn output(mut self) -> Output {
         let mut child = self
             .command
             .stdin(Stdio::piped())
@@ -104,12 +117,7 @@ impl Cmd {
         });
         let out = child.wait_with_output().expect("wait for the program");
         let _ = writer.join();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            stdout_bytes: out.stdout,
-        }
+        out
     }
 
     /// Runs with stdout closed from the start (`| head -0`): the program's first write fails
