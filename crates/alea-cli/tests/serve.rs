@@ -243,7 +243,10 @@ fn heavy() -> serde_json::Value {
 
 #[test]
 fn a_hostile_program_does_not_stall_other_users() {
-    let s = server(Config::default());
+    let s = server(Config {
+        time_limit: Duration::from_secs(3),
+        ..Config::default()
+    });
     let addr = s.addr();
     let done = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&done);
@@ -272,19 +275,88 @@ fn a_hostile_program_does_not_stall_other_users() {
     s.stop();
 }
 
+/// Polls a cheap calculation until it is answered 200 (the only slot is free again): `None`
+/// when it never is within `tries` attempts 50 ms apart.
+fn cheap_answered_within(addr: std::net::SocketAddr, tries: u32) -> Option<serde_json::Value> {
+    for _ in 0..tries {
+        let (status, v) = post(addr, "/api/dice/calc", &json!({"programs": ["d6"]}));
+        if status == 200 {
+            return Some(v);
+        }
+        assert_eq!(status, 503, "{v}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
 #[test]
-fn time_and_concurrency_limits_answer_with_errors() {
+fn a_timed_out_computation_really_stops() {
     let s = server(Config {
         max_running: 1,
         time_limit: Duration::from_millis(300),
         ..Config::default()
     });
-    let (status, v) = post(s.addr(), "/api/dice/roll", &heavy());
-    assert_eq!(status, 504, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("time limit"));
-    // The heavy computation still holds the only slot: the next one is refused, pages work.
-    let (status, v) = post(s.addr(), "/api/dice/calc", &json!({"programs": ["d6"]}));
-    assert_eq!(status, 503, "{v}");
+    // 100 rolls of 10^7 dice (10^10 steps, minutes of work) and a sum of 8,000 dice
+    // (a 24 KB exact distribution): both end on the time limit with a clear error ...
+    let long_sum = json!({"programs": [vec!["d6"; 8000].join("+")]});
+    for (path, body) in [("/api/dice/roll", heavy()), ("/api/dice/calc", long_sum)] {
+        let (status, v) = post(s.addr(), path, &body);
+        assert_eq!(status, 504, "{path}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("time limit"), "{v}");
+        // ... and free their slot: the next computation is answered, not refused with
+        // 503 for minutes (the cancelled one stops at its next step-budget poll).
+        let v = cheap_answered_within(s.addr(), 100).expect("the slot was never freed");
+        assert_eq!(v["results"][0]["statements"][0]["mean"], 3.5);
+    }
     assert_eq!(get(s.addr(), "/api/health").0, 200);
+    s.stop();
+}
+
+#[test]
+fn hostile_check_bodies_get_bounded_answers() {
+    let s = server(Config::default());
+    // A list of 100,000 items: its parse tree nests 100,000 deep (about 10^10 bytes of
+    // indentation in full); the answer cuts the trees at 1 MiB.
+    let list = format!("sum({})", vec!["1"; 100_000].join(","));
+    let (status, v) = post(s.addr(), "/api/dice/check", &json!({"program": list}));
+    assert_eq!(status, 200);
+    assert_eq!(v["ok"], true);
+    let tree = v["statements"][0]["tree"].as_str().unwrap();
+    assert!(tree.len() < (1 << 20) + 200, "{} bytes", tree.len());
+    assert!(
+        tree.ends_with("bytes)\n") && tree.contains("… (cut:"),
+        "{}",
+        &tree[tree.len() - 200..]
+    );
+    // 200 KB on one line, all errors: at most 50 are listed, and none repeats the line.
+    let garbage = ")".repeat(200_000);
+    let (status, text) = request(
+        s.addr(),
+        "POST",
+        "/api/dice/check",
+        &json!({"program": garbage}).to_string(),
+    );
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["ok"], false);
+    let errors = v["errors"].as_array().unwrap();
+    assert!(!errors.is_empty() && errors.len() <= 50);
+    assert!(
+        errors[0]["rendered"]
+            .as_str()
+            .unwrap()
+            .contains("too long to show")
+    );
+    // Deep nesting ends in the parser's depth limit, with the error's position.
+    let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let (_, v) = post(s.addr(), "/api/dice/check", &json!({"program": deep}));
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nested too deeply"),
+        "{v}"
+    );
     s.stop();
 }

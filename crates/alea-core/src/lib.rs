@@ -37,7 +37,7 @@ mod span;
 pub mod suggest;
 
 pub use diagnostic::{Diagnostic, JsonDiagnostic, Label, RenderOptions, Severity};
-pub use limits::{Fuel, LimitExceeded, Limits};
+pub use limits::{Cancel, Fuel, LimitExceeded, Limits, POLL_STEPS};
 pub use rng::Rng;
 pub use source::SourceFile;
 pub use span::Span;

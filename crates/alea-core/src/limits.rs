@@ -4,8 +4,18 @@
 //! [`Limits`] before it allocates, so a hostile program ends in a [`LimitExceeded`] error that
 //! names the limit, never in a hang or an out-of-memory abort. Budgets are counted in abstract
 //! steps rather than time so that the same program fails the same way on every machine.
+//!
+//! A host that must also bound wall time (the playground server) runs a computation inside
+//! [`Cancel::scope`]: every step budget polls [`Cancel::requested`] once every [`POLL_STEPS`] steps and
+//! stops with a "time" [`LimitExceeded`] once the token is cancelled or its deadline passes.
+//! The token travels in a thread-local, so evaluators need no new parameter; one that hands
+//! work to other threads passes [`Cancel::current`] along (dicelab's parallel `eval` does).
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Upper bounds on what one program run may use. Each language picks its defaults (see its
 /// crate docs); the CLI may raise or lower them.
@@ -55,6 +65,106 @@ impl fmt::Display for LimitExceeded {
 
 impl std::error::Error for LimitExceeded {}
 
+impl LimitExceeded {
+    /// The error of a computation stopped by its [`Cancel`] token (`what` is `"time"`, the
+    /// limit is the token's time limit in milliseconds, 0 when it was cancelled by hand).
+    pub fn cancelled() -> LimitExceeded {
+        LimitExceeded {
+            what: "time",
+            limit: CURRENT.with(|c| c.borrow().as_ref().map_or(0, |c| c.limit_ms)),
+        }
+    }
+}
+
+/// Steps between two polls of [`Cancel::requested`] (a power of two: a budget polls when its count
+/// crosses a multiple of it, see [`Cancel::poll`]).
+pub const POLL_STEPS: u64 = 1 << 16;
+
+/// A request to stop a computation: a shared flag and an optional deadline. Clones share the
+/// flag, so the host keeps one and the computation's threads the others.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel {
+    flag: Option<Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+    limit_ms: u64,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };
+}
+
+impl Cancel {
+    /// A token cancelled only by [`Cancel::cancel`].
+    pub fn new() -> Cancel {
+        Cancel {
+            flag: Some(Arc::new(AtomicBool::new(false))),
+            deadline: None,
+            limit_ms: 0,
+        }
+    }
+
+    /// A token that is also cancelled once `limit` has passed from now.
+    pub fn with_timeout(limit: Duration) -> Cancel {
+        Cancel {
+            deadline: Instant::now().checked_add(limit),
+            limit_ms: u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
+            ..Cancel::new()
+        }
+    }
+
+    /// Asks every computation running under this token (or a clone) to stop.
+    pub fn cancel(&self) {
+        if let Some(f) = &self.flag {
+            f.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the token was cancelled or its deadline has passed.
+    pub fn is_cancelled(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Runs `f` with this token as the thread's current one (the previous one is restored
+    /// afterwards, also when `f` panics).
+    pub fn scope<T>(&self, f: impl FnOnce() -> T) -> T {
+        struct Restore(Option<Cancel>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                CURRENT.with(|c| *c.borrow_mut() = previous);
+            }
+        }
+        let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
+        let _restore = Restore(previous);
+        f()
+    }
+
+    /// The thread's current token (a token that never cancels outside any scope), to run
+    /// helper threads' work in with [`Cancel::scope`].
+    pub fn current() -> Cancel {
+        CURRENT.with(|c| c.borrow().clone()).unwrap_or_default()
+    }
+}
+
+impl Cancel {
+    /// Whether the computation on this thread has been asked to stop (false outside any
+    /// [`Cancel::scope`]).
+    pub fn requested() -> bool {
+        CURRENT.with(|c| c.borrow().as_ref().is_some_and(Cancel::is_cancelled))
+    }
+
+    /// For a step counter that went from `before` to `after` (counting up or down): whether
+    /// it crossed a multiple of [`POLL_STEPS`] and the computation has been asked to stop.
+    /// Cheap enough for every step: the thread-local is read once every [`POLL_STEPS`] steps.
+    #[inline]
+    pub fn poll(before: u64, after: u64) -> bool {
+        (before ^ after) >= POLL_STEPS && Cancel::requested()
+    }
+}
+
 impl Limits {
     /// Checks a size against a limit, naming it in the error.
     pub fn check(what: &'static str, value: u64, limit: u64) -> Result<(), LimitExceeded> {
@@ -87,7 +197,10 @@ impl Fuel {
     pub fn burn(&mut self, n: u64) -> Result<(), LimitExceeded> {
         match self.remaining.checked_sub(n) {
             Some(r) => {
-                self.remaining = r;
+                let before = std::mem::replace(&mut self.remaining, r);
+                if Cancel::poll(before, r) {
+                    return Err(LimitExceeded::cancelled());
+                }
                 Ok(())
             }
             None => {
@@ -124,6 +237,45 @@ mod tests {
         let e = f.burn(1).unwrap_err();
         assert_eq!(e.to_string(), "step limit of 10 exceeded");
         assert_eq!(f.remaining(), 0);
+    }
+
+    #[test]
+    fn a_cancelled_token_stops_the_budget_at_the_next_poll() {
+        let token = Cancel::new();
+        let mut f = Fuel::new(10 * POLL_STEPS);
+        token.scope(|| {
+            assert!(f.burn(POLL_STEPS / 2).is_ok());
+            token.cancel();
+            // Polled only once every POLL_STEPS steps.
+            assert!(f.burn(1).is_ok());
+            let e = f.burn(POLL_STEPS).unwrap_err();
+            assert_eq!(e.what, "time");
+            assert!(Cancel::requested());
+        });
+        // Outside the scope nothing is cancelled, and the budget runs on.
+        assert!(!Cancel::requested());
+        assert!(f.burn(2 * POLL_STEPS).is_ok());
+    }
+
+    #[test]
+    fn a_deadline_cancels_and_scopes_nest() {
+        let late = Cancel::with_timeout(Duration::from_secs(3600));
+        let past = Cancel::with_timeout(Duration::ZERO);
+        assert!(past.is_cancelled() && !late.is_cancelled());
+        late.scope(|| {
+            assert!(!Cancel::requested());
+            past.scope(|| {
+                assert!(Cancel::requested());
+                assert!(Cancel::current().is_cancelled());
+                assert_eq!(
+                    LimitExceeded::cancelled().to_string(),
+                    "time limit of 0 exceeded"
+                );
+            });
+            assert!(!Cancel::requested());
+        });
+        assert!(!Cancel::current().is_cancelled());
+        assert!(!Cancel::poll(0, POLL_STEPS - 1));
     }
 
     #[test]

@@ -116,7 +116,14 @@ fn run_task(
     let mut buf = Vec::new();
     let mut tally = Tally::new();
     let mut empty = 0;
-    for _ in 0..rolls {
+    for i in 0..rolls {
+        // Rolls too short to reach a step poll still stop on a host's time limit.
+        if i % 1024 == 1023 && alea_core::Cancel::requested() {
+            let message = alea_core::LimitExceeded::cancelled().to_string();
+            return Err(Box::new(
+                alea_core::Diagnostic::error(message).with_span(statement.span),
+            ));
+        }
         let value = match &mut sampler {
             Some(sampler) => {
                 let start = rng.clone();
@@ -178,6 +185,8 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
     // With one thread the tasks run here too: handing them to a worker only adds a wake-up
     // (which a loaded machine makes slow). Same tasks, same order, same result.
     let serial = deep > PARALLEL_MAX_DEPTH || rayon::current_num_threads() == 1;
+    // Rayon's workers run under the caller's time limit too.
+    let cancel = alea_core::Cancel::current();
     let parts: Vec<Result<Histogram, RollError>> = if serial {
         streams
             .into_iter()
@@ -186,7 +195,7 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
     } else {
         streams
             .into_par_iter()
-            .map(|(rng, size)| run_task(statement, compiled, rng, size))
+            .map(|(rng, size)| cancel.scope(|| run_task(statement, compiled, rng, size)))
             .collect()
     };
     let mut total = Histogram::default();

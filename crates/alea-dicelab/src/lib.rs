@@ -44,7 +44,7 @@ pub use parser::{MAX_DEPTH, MAX_NODES};
 pub use resolve::{resolve_program, resolve_statement};
 pub use roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError, Roller};
 pub use session::{MAX_EVAL_ROLLS, Mode, Modes, Report, Session, SessionOptions, check_rolls};
-pub use tree::print_tree;
+pub use tree::{print_tree, print_tree_bounded};
 
 use alea_core::SourceFile;
 use std::ops::Range;

@@ -135,11 +135,19 @@ fn check_len(len: usize, span: Span) -> Result<(), RollError> {
 impl Cx<'_, '_> {
     #[inline]
     fn step(&mut self, n: u64, span: Span) -> Result<(), RollError> {
+        let before = self.r.steps;
         self.r.steps += n;
         if self.r.steps > MAX_STEPS {
             return Err(error(
                 span,
                 format!("evaluation step limit of {MAX_STEPS} exceeded"),
+            ));
+        }
+        // A host's time limit (alea_core::Cancel), polled every POLL_STEPS steps.
+        if alea_core::Cancel::poll(before, self.r.steps) {
+            return Err(error(
+                span,
+                alea_core::LimitExceeded::cancelled().to_string(),
             ));
         }
         Ok(())

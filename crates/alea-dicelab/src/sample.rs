@@ -537,7 +537,12 @@ struct Cx<'a> {
 impl Cx<'_> {
     #[inline]
     fn add(&mut self, steps: u64) -> R<()> {
+        let before = self.steps;
         self.steps = self.steps.saturating_add(steps);
+        // A host's time limit: bail, and the roller's rerun reports it.
+        if alea_core::Cancel::poll(before, self.steps) {
+            return Err(Bail);
+        }
         self.check()
     }
 

@@ -161,11 +161,22 @@ impl<'a> Interp<'a> {
     pub fn burn(&mut self, n: u64, span: Span) -> R<()> {
         match self.fuel.checked_sub(n) {
             Some(f) => {
-                self.fuel = f;
+                let before = std::mem::replace(&mut self.fuel, f);
+                // A host's time limit (alea_core::Cancel), polled every POLL_STEPS steps.
+                if alea_core::Cancel::poll(before, f) {
+                    return self.out_of_time(span);
+                }
                 Ok(())
             }
             None => self.out_of_steps(span),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_time(&mut self, span: Span) -> R<()> {
+        self.fuel = 0;
+        fail("Script stopped: the host's time limit was reached", span)
     }
 
     /// Out of line: every node pays for [`Interp::burn`], none for building this error.

@@ -24,6 +24,8 @@ pub mod budget {
     pub const DICE_ROLLS: u64 = 100;
     /// dicelab: simulated rolls in one `eval` request (the CLI's default is 10⁶).
     pub const DICE_EVAL_ROLLS: u64 = 200_000;
+    /// dicelab `check`: bytes of parse-tree text in one answer (the rest is cut).
+    pub const DICE_TREE_BYTES: usize = 1 << 20;
     /// Outcomes listed in a distribution answer (the rest are summarised).
     pub const LISTED_OUTCOMES: usize = 2_000;
     /// Blackjack: pieces dealt in one `deal` request.
@@ -36,6 +38,11 @@ pub mod budget {
     pub const BLACKJACK_SPECS: usize = 4;
     /// EZScript: steps of one evaluation (the CLI's default is `DEFAULT_FUEL`).
     pub const EZSCRIPT_FUEL: u64 = 2_000_000;
+    /// Program errors listed in one answer (a 256 KiB program can have thousands).
+    pub const ERRORS: usize = 50;
+    /// Bytes of one error's `rendered` text: the source line is left out beyond it (a
+    /// program on one long line would repeat that line in every error).
+    pub const RENDERED_BYTES: usize = 4096;
     /// EZScript: clock ticks in one `clock` request.
     pub const EZSCRIPT_TICKS: u64 = 600;
 }
@@ -75,7 +82,8 @@ fn limits() -> Value {
     json!({
         "dice": {"calc_steps": DICE_CALC_STEPS, "calc_outcomes": DICE_CALC_OUTCOMES,
                  "programs": DICE_PROGRAMS, "rolls": DICE_ROLLS, "eval_rolls": DICE_EVAL_ROLLS,
-                 "roll_steps": alea_dicelab::MAX_STEPS, "listed_outcomes": LISTED_OUTCOMES},
+                 "roll_steps": alea_dicelab::MAX_STEPS, "listed_outcomes": LISTED_OUTCOMES,
+                 "tree_bytes": DICE_TREE_BYTES},
         "blackjack": {"deal": BLACKJACK_DEAL, "states": BLACKJACK_STATES,
                       "simulated": BLACKJACK_SIMULATED, "specs": BLACKJACK_SPECS},
         "ezscript": {"fuel": EZSCRIPT_FUEL, "ticks": EZSCRIPT_TICKS,
@@ -163,8 +171,35 @@ pub fn diagnostic(file: &SourceFile, d: &Diagnostic) -> Value {
         "end_column": end_column,
         "message": d.message,
         "severity": d.severity.as_str(),
-        "rendered": d.render_with(file, alea_core::RenderOptions::single_caret()),
+        "rendered": rendered(file, d),
     })
+}
+
+/// The CLI's text of `d`, or only its first line (`FILE:LINE:COL: error: …`) when the source
+/// line would make it longer than [`budget::RENDERED_BYTES`].
+fn rendered(file: &SourceFile, d: &Diagnostic) -> String {
+    let text = d.render_with(file, alea_core::RenderOptions::single_caret());
+    if text.len() <= budget::RENDERED_BYTES {
+        return text;
+    }
+    let head = text.lines().next().unwrap_or("");
+    let mut end = head.len().min(budget::RENDERED_BYTES);
+    while !head.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n(the source line is too long to show)\n", &head[..end])
+}
+
+/// The first [`budget::ERRORS`] diagnostics as JSON.
+pub fn diagnostics<'a>(
+    file: &SourceFile,
+    diags: impl IntoIterator<Item = &'a Diagnostic>,
+) -> Vec<Value> {
+    diags
+        .into_iter()
+        .take(budget::ERRORS)
+        .map(|d| diagnostic(file, d))
+        .collect()
 }
 
 /// A finite number as JSON (non-finite ones as their text, JSON has no NaN).

@@ -11,7 +11,7 @@ fn parse(name: &str, text: &str) -> Result<(SourceFile, Program), Value> {
     let file = SourceFile::new(name, text);
     let (program, errors) = alea_dicelab::parse(&file);
     if !errors.is_empty() {
-        let errors: Vec<Value> = errors.iter().map(|d| api::diagnostic(&file, d)).collect();
+        let errors = api::diagnostics(&file, &errors);
         return Err(json!({"ok": false, "program": text, "errors": errors}));
     }
     if program.statements.is_empty() {
@@ -35,12 +35,23 @@ pub fn check(input: &Value) -> Value {
     match parse("<program>", text) {
         Err(e) => e,
         Ok((file, program)) => {
+            // One budget for every tree of the answer: the text of a tree can grow with the
+            // square of its statement, so it is cut before it is built.
+            let mut room = budget::DICE_TREE_BYTES;
             let statements: Vec<Value> = program
                 .statements
                 .iter()
                 .map(|s| {
-                    json!({"text": statement_text(&file, s),
-                           "tree": alea_dicelab::print_tree(&s.expr)})
+                    let (mut tree, cut) = alea_dicelab::print_tree_bounded(&s.expr, room);
+                    room -= tree.len();
+                    if cut {
+                        tree.push_str(&format!(
+                            "… (cut: the trees of one answer are limited to {} bytes)\n",
+                            budget::DICE_TREE_BYTES
+                        ));
+                        room = 0;
+                    }
+                    json!({"text": statement_text(&file, s), "tree": tree})
                 })
                 .collect();
             json!({"ok": true, "errors": [], "statements": statements})

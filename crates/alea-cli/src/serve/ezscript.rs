@@ -42,7 +42,7 @@ fn host(input: &Value) -> Result<MapHost, Value> {
 }
 
 fn errors(file: &SourceFile, diags: &[alea_core::Diagnostic]) -> Vec<Value> {
-    diags.iter().map(|d| api::diagnostic(file, d)).collect()
+    api::diagnostics(file, diags)
 }
 
 /// `POST /api/ezscript/check {"source", "template"?}`: syntax and name errors.

@@ -9,7 +9,8 @@
 //! * every API computation runs on its own big-stack thread, at most
 //!   [`Config::max_running`] at once (503 `busy` beyond), inside the language's step/size
 //!   budgets (smaller than the CLI's, see [`api`]); the request waits at most
-//!   [`Config::time_limit`] for it (504 beyond; the computation then ends on its own budget);
+//!   [`Config::time_limit`] for it (504 beyond; the computation is stopped too: its step
+//!   budgets poll an [`alea_core::Cancel`] token with that deadline);
 //! * the listener binds 127.0.0.1 unless told otherwise.
 //!
 //! The page's HTML, CSS and JS are embedded with `include_str!` (no front-end build step).
@@ -242,12 +243,18 @@ fn compute(shared: &Arc<Shared>, handler: api::Handler, input: Value) -> (u16, V
     }
     let (tx, rx) = std::sync::mpsc::channel();
     let counter = Arc::clone(shared);
+    // The evaluators' step budgets poll this token, so a computation past its time limit
+    // really stops (within one poll interval) instead of holding its slot for minutes.
+    let cancel = alea_core::Cancel::with_timeout(shared.config.time_limit);
+    let token = cancel.clone();
     let spawned = std::thread::Builder::new()
         .name("serve-compute".into())
         .stack_size(COMPUTE_STACK)
         .spawn(move || {
             let _permit = Permit(&counter.running);
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&input)));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                token.scope(|| handler(&input))
+            }));
             let reply = match result {
                 Ok(v) => (200, v),
                 Err(_) => (500, error_body("internal error (a bug: please report it)")),
@@ -259,13 +266,17 @@ fn compute(shared: &Arc<Shared>, handler: api::Handler, input: Value) -> (u16, V
         return (503, error_body("busy: cannot start a computation"));
     }
     match rx.recv_timeout(shared.config.time_limit) {
-        Ok(reply) => reply,
-        Err(_) => (
-            504,
-            error_body(&format!(
-                "time limit: no answer within {} s (the program is stopped by its step budget)",
-                shared.config.time_limit.as_secs()
-            )),
-        ),
+        // An answer computed after the deadline is the evaluator's "time limit" error.
+        Ok(reply) if !cancel.is_cancelled() => reply,
+        _ => {
+            cancel.cancel();
+            (
+                504,
+                error_body(&format!(
+                    "time limit: no answer within {} ms; the computation was stopped",
+                    shared.config.time_limit.as_millis()
+                )),
+            )
+        }
     }
 }

@@ -35,16 +35,38 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, 
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no status line in {text:?}"));
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let chunked = head
+        .lines()
+        .any(|l| l.eq_ignore_ascii_case("transfer-encoding: chunked"));
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
     (status, body)
+}
+
+/// The body of a `Transfer-Encoding: chunked` response (hex size line, data, CRLF; size 0 ends).
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).expect("chunk size");
+        if n == 0 {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = &after[n + 2..];
+    }
+    out
 }
 
 pub fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let (status, text) = request(addr, "POST", path, &body.to_string());
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text:?}"));
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| {
+        let end = text.char_indices().nth(300).map_or(text.len(), |(i, _)| i);
+        panic!("{path}: {e}: {:?}", &text[..end])
+    });
     (status, v)
 }
 
