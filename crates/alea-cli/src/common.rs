@@ -273,3 +273,60 @@ pub fn run_repl(mut repl: Repl<'_>) -> std::process::ExitCode {
 fn history_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(format!(".alea_history_{name}")))
 }
+
+/// Shows that long work is under way: a spinner with the elapsed time on stderr, only when
+/// stderr is a terminal (never in pipes, files or tests), cleared when dropped or finished.
+/// For work the libraries do in one call (they do no I/O and report no progress), so it shows
+/// activity and time, not a fraction; see docs/cli.md.
+pub struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    /// Starts a spinner reading `message` (e.g. "simulating 1000000 deals").
+    pub fn spinner(message: impl Into<String>) -> Progress {
+        if !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new_spinner();
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
+            bar.set_style(style);
+        }
+        bar.set_message(message.into());
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Progress(Some(bar))
+    }
+
+    /// A bar of `len` steps (for loops the CLI runs itself), with [`Progress::inc`].
+    pub fn bar(len: u64, message: impl Into<String>) -> Progress {
+        if !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new(len);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} ({eta})")
+        {
+            bar.set_style(style);
+        }
+        bar.set_message(message.into());
+        Progress(Some(bar))
+    }
+
+    /// Advances a bar by `n` steps.
+    pub fn inc(&self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+
+    /// True when something is drawn (stderr is a terminal).
+    pub fn is_visible(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}

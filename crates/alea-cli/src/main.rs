@@ -3,7 +3,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use alea_cli::cmd;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -37,6 +37,17 @@ enum Command {
         /// Which language.
         language: Language,
     },
+    /// Print a shell completion script (e.g. `alea completions bash > ~/.local/share/bash-completion/completions/alea`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout, or write one page per command into DIR.
+    Man {
+        /// Write alea.1 and alea-COMMAND.1 into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -58,12 +69,43 @@ fn main() -> ExitCode {
         Command::Ezscript(a) => cmd::ezscript::run(a),
         Command::Cards(a) => cmd::cards::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Completions { shell } => {
+            let mut out = alea_cli::common::stdout();
+            clap_complete::generate(shell, &mut Cli::command(), "alea", &mut out);
+            let _ = out.flush();
+            ExitCode::SUCCESS
+        }
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Repl { language } => match language {
             Language::Dice => cmd::dice::repl(),
             Language::Blackjack => cmd::blackjack::repl(),
             Language::Holdem => cmd::holdem::repl(),
             Language::Ezscript => cmd::ezscript::repl(),
         },
+    }
+}
+
+/// `alea man`: the page of `alea` on stdout, or every page (`alea.1`, `alea-dice.1`, …) in DIR.
+fn man(dir: Option<&std::path::Path>) -> ExitCode {
+    let command = Cli::command();
+    let Some(dir) = dir else {
+        let mut out = alea_cli::common::stdout();
+        return match clap_mangen::Man::new(command).render(&mut out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("alea man: {e}");
+                alea_cli::common::failed()
+            }
+        };
+    };
+    let written =
+        std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(command, dir));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("alea man: cannot write into {}: {e}", dir.display());
+            alea_cli::common::failed()
+        }
     }
 }
 

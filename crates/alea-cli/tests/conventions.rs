@@ -125,7 +125,13 @@ fn a_closed_stdout_ends_quietly_with_success() {
             "--seed",
             "0",
         ],
-        &["holdem", "examples/openholdem/bot.ohf", "--trace"],
+        &[
+            "holdem",
+            "examples/openholdem/bot.ohf",
+            "--state",
+            "examples/openholdem/state.json",
+            "--trace",
+        ],
         &["ez", "--data", TOURNAMENT, "--simulate", "604800"],
         &["ez", "-e", "1 + 2"],
         &["cards", "eval", "As Ks Qs Js Ts"],
@@ -155,4 +161,56 @@ fn a_closed_stdout_ends_quietly_with_success() {
     let out = child.wait_with_output().expect("dicelab ends");
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_clap_definitions() {
+    for (shell, marker) in [
+        ("bash", "_alea()"),
+        ("zsh", "#compdef alea"),
+        ("fish", "complete -c alea"),
+    ] {
+        let r = alea(&["completions", shell]).run();
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        assert!(r.stdout.contains(marker), "{shell}");
+        for sub in [
+            "dice",
+            "blackjack",
+            "holdem",
+            "ezscript",
+            "cards",
+            "completions",
+        ] {
+            assert!(r.stdout.contains(sub), "{shell}: {sub}");
+        }
+    }
+    assert_eq!(alea(&["completions", "cmd.exe"]).run().code, 2);
+    let r = alea(&["man"]).run();
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains(".TH alea 1"), "{}", r.stdout);
+    assert!(r.stdout.contains("blackjack"));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("man-{}", std::process::id()));
+    let r = alea(&["man", "--dir", dir.to_str().expect("utf-8 path")]).run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let dice = std::fs::read_to_string(dir.join("alea-dice.1")).expect("alea-dice.1");
+    assert!(dice.contains(".TH alea-dice 1"), "{dice}");
+    assert!(dice.contains("\\-\\-seed"), "{dice}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn progress_is_never_drawn_when_stderr_is_not_a_terminal() {
+    for args in [
+        &["blackjack", "tgm2", "--stats", "-n", "20000", "--seed", "0"][..],
+        &["dice", "-e", "20000", "--seed", "1", "sum(3#d6)"],
+    ] {
+        let r = alea(args).run();
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("simulating") && !r.stderr.contains("sampling"),
+            "{args:?}: {:?}",
+            r.stderr
+        );
+    }
 }

@@ -275,7 +275,13 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         if args.stats {
             report_seed();
         }
-        let rows = compare_rows(&targets, &opts, args.stats, seed, stats_n)?;
+        let rows = {
+            let _progress = crate::common::Progress::spinner(format!(
+                "analysing {} randomizers",
+                targets.len()
+            ));
+            compare_rows(&targets, &opts, args.stats, seed, stats_n)?
+        };
         compare(&mut out, &rows, &args)
     } else {
         let target = &targets[0];
@@ -297,7 +303,13 @@ fn run_inner(args: Args) -> Result<(), Failure> {
                     Fallback::None
                 },
             };
-            let a = analyse(target, &analysis_opts).map_err(|e| exact_failure(&e))?;
+            let a = {
+                let _progress = crate::common::Progress::spinner(match analysis_opts.simulate {
+                    Some((_, n)) => format!("simulating {n} pieces"),
+                    None => "analysing".to_string(),
+                });
+                analyse(target, &analysis_opts).map_err(|e| exact_failure(&e))?
+            };
             if !a.is_exact() {
                 report_seed();
             }

@@ -836,7 +836,14 @@ fn run_report(args: &Args, rolls: Option<u64>, files: &[SourceFile]) -> u8 {
     let mut charted: Vec<Analysis> = Vec::new();
     let mut out = common::stdout();
     for (file, statement) in &statements {
-        let report = runner.session.run(statement);
+        // Sampling and big exact distributions can take seconds: a spinner on a terminal.
+        let report = {
+            let _progress = common::Progress::spinner(match rolls {
+                Some(n) => format!("sampling {n} rolls"),
+                None => "calculating".to_string(),
+            });
+            runner.session.run(statement)
+        };
         let (analysis, error) = display.show(file, statement, &report, &mut out);
         charted.extend(analysis);
         if let Some(d) = error {
