@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::prefix::Scripted;
-use crate::presets::Builtin;
+use crate::presets::{Builtin, GAMEBOY_CODES, NES_NAMES, NES_SPAWN_ID, gameboy_rerolls, nes_pick};
 use crate::randomizer::Dealer;
 use crate::spec::{Core, Spec};
 use alea_prob::Ratio;
@@ -86,6 +86,20 @@ pub(crate) enum Model<'a> {
     },
     Nes,
     Pairs,
+    /// `nes-real` on its concrete state (the previous orientation ID) for the piece X, a
+    /// [`crate::presets::TETROMINOES`] index: its rule is not symmetric among pieces.
+    NesReal {
+        x: u8,
+    },
+    /// `gameboy` on its concrete state (Game Boy codes of the active and preview pieces, 7
+    /// for none yet) for the piece X.
+    Gameboy {
+        x: u8,
+    },
+    /// TETR.IO's 7+E bag, lumped like a bag: (X left, others left), `[0, 0]` before a round.
+    BagPlus {
+        extra: u32,
+    },
 }
 
 struct Outcome {
@@ -157,12 +171,24 @@ impl<'a> Model<'a> {
         }
     }
 
-    pub(crate) fn for_builtin(b: &Builtin) -> Option<Model<'static>> {
+    /// The chain of piece `x` (a tetromino index) under a built-in rule, `None` for rules
+    /// with no finite chain (`tgm3`) or that assume no ideal RNG (the arcade LFSR).
+    pub(crate) fn for_builtin(b: &Builtin, x: u8) -> Option<Model<'static>> {
         match b {
             Builtin::Nes { .. } => Some(Model::Nes),
             Builtin::Pairs { .. } => Some(Model::Pairs),
-            Builtin::Tgm3 { .. } => None,
+            Builtin::NesReal { .. } => Some(Model::NesReal { x }),
+            Builtin::Gameboy { .. } => Some(Model::Gameboy { x }),
+            Builtin::BagPlus { extra, .. } => Some(Model::BagPlus {
+                extra: u32::from(*extra),
+            }),
+            Builtin::Tgm3 { .. } | Builtin::NesArcade { .. } => None,
         }
+    }
+
+    /// Whether every piece has the same chain (one analysis then serves all).
+    pub(crate) fn symmetric(&self) -> bool {
+        !matches!(self, Model::NesReal { .. } | Model::Gameboy { .. })
     }
 
     fn bag_key(spec: &Spec, x: u16, remaining: &[u16]) -> Key {
@@ -194,7 +220,9 @@ impl<'a> Model<'a> {
         let spec = match self {
             Model::List { .. } => return vec![(Ratio::one(), vec![])],
             Model::Nes => return vec![(Ratio::one(), vec![0])],
-            Model::Pairs => return vec![(Ratio::one(), vec![0, 0])],
+            Model::Pairs | Model::BagPlus { .. } => return vec![(Ratio::one(), vec![0, 0])],
+            Model::NesReal { .. } => return vec![(Ratio::one(), vec![0])],
+            Model::Gameboy { .. } => return vec![(Ratio::one(), vec![7, 7])],
             Model::Sequence { spec, .. }
             | Model::Bag { spec, .. }
             | Model::History { spec, .. }
@@ -270,6 +298,76 @@ impl<'a> Model<'a> {
                 1 => vec![o(1, 28, true, vec![1]), o(27, 28, false, vec![2])],
                 _ => vec![o(9, 56, true, vec![1]), o(47, 56, false, vec![2])],
             },
+            Model::NesReal { x } => {
+                let spawn_id = key[0] as u8;
+                let mut v = Vec::new();
+                let mut deal = |num: u64, den: u64, a: usize| {
+                    v.push(o(
+                        num,
+                        den,
+                        NES_NAMES[a] == *x,
+                        vec![u32::from(NES_SPAWN_ID[a])],
+                    ))
+                };
+                for first in 0..8u8 {
+                    let mut rerolled = false;
+                    let a = nes_pick(spawn_id, first, || {
+                        rerolled = true;
+                        0
+                    });
+                    if !rerolled {
+                        deal(1, 8, a);
+                    } else {
+                        for r in 0..8u8 {
+                            deal(1, 64, nes_pick(spawn_id, first, || r));
+                        }
+                    }
+                }
+                v
+            }
+            Model::Gameboy { x } => {
+                let mut v = Vec::new();
+                let (older, newer) = (key[0] as u8, key[1] as u8);
+                // Probability denominators 7, 49, 343 for the first, second and third try.
+                let mut stack: Vec<(u64, u8)> = (0..7).map(|c| (7u64, c)).collect();
+                while let Some((den, c)) = stack.pop() {
+                    if older < 7 && newer < 7 && den < 343 && gameboy_rerolls(older, newer, c) {
+                        stack.extend((0..7).map(|d| (den * 7, d)));
+                        continue;
+                    }
+                    let next = if newer < 7 {
+                        vec![u32::from(newer), u32::from(c)]
+                    } else {
+                        vec![7, u32::from(c)]
+                    };
+                    v.push(o(1, den, GAMEBOY_CODES[c as usize] == *x, next));
+                }
+                v
+            }
+            Model::BagPlus { extra } => {
+                let e = u64::from(*extra);
+                let (xr, or) = (u64::from(key[0]), u64::from(key[1]));
+                let mut v = Vec::new();
+                if xr + or == 0 {
+                    // j of the E extras are X: C(E, j) 6^(E−j) / 7^E.
+                    let round = 7 + e;
+                    for j in 0..=e {
+                        let ways = binomial(e, j) as u64 * 6u64.pow((e - j) as u32);
+                        let den = 7u64.pow(e as u32) * round;
+                        let (xs, os) = (1 + j, 6 + e - j);
+                        v.push(o(ways * xs, den, true, vec![(xs - 1) as u32, os as u32]));
+                        v.push(o(ways * os, den, false, vec![xs as u32, (os - 1) as u32]));
+                    }
+                } else {
+                    if xr > 0 {
+                        v.push(o(xr, xr + or, true, vec![key[0] - 1, key[1]]));
+                    }
+                    if or > 0 {
+                        v.push(o(or, xr + or, false, vec![key[0], key[1] - 1]));
+                    }
+                }
+                v
+            }
             Model::Pairs => {
                 let (xr, or) = (u64::from(key[0]), u64::from(key[1]));
                 if xr + or == 0 {
@@ -391,6 +489,9 @@ impl<'a> Model<'a> {
             Model::Concrete { .. } => u128::MAX,
             Model::Nes => 3,
             Model::Pairs => 64,
+            Model::NesReal { .. } => 8,
+            Model::Gameboy { .. } => 64,
+            Model::BagPlus { extra } => u128::from((extra + 3) * (extra + 9)),
         }
     }
 }

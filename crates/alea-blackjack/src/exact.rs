@@ -371,23 +371,31 @@ pub fn exact_preset(name: &str, opts: &ExactOptions) -> Option<Result<ExactStats
         return Some(exact(&spec, opts));
     }
     let b = Builtin::new(name)?;
-    let Some(model) = Model::for_builtin(&b) else {
+    let Some(model) = Model::for_builtin(&b, 0) else {
         return Some(Err(ExactError::NoFiniteChain {
             preset: name.to_string(),
         }));
     };
-    // Every tetromino has the same role in the built-ins' rules, so one chain serves all.
-    let one = match analyse(
-        &model,
-        opts,
-        &mut StationaryCache::new(),
-        &mut Budget::default(),
-        None,
-    ) {
-        Ok(r) => r,
-        Err(e) => return Some(Err(e)),
+    let mut cache = StationaryCache::new();
+    let mut budget = Budget::default();
+    let per_piece = if model.symmetric() {
+        // Every tetromino has the same role in this rule, so one chain serves all.
+        let one = match analyse(&model, opts, &mut cache, &mut budget, None) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        vec![one; TETROMINOES.len()]
+    } else {
+        let mut v = Vec::with_capacity(TETROMINOES.len());
+        for x in 0..TETROMINOES.len() as u8 {
+            let model = Model::for_builtin(&b, x)?;
+            match analyse(&model, opts, &mut cache, &mut budget, None) {
+                Ok(r) => v.push(r),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        v
     };
-    let per_piece = vec![one; TETROMINOES.len()];
     Some(Ok(assemble(
         name.to_string(),
         TETROMINOES.iter().map(|s| s.to_string()).collect(),

@@ -55,8 +55,11 @@ pub use exact::{
 };
 pub use parser::MAX_COUNT;
 pub use prefix::{MAX_PREFIX_PATHS, prefix_law};
-pub use presets::{BUILTIN_PRESETS, SPEC_PRESETS, UnknownPreset, preset_names, preset_spec};
-pub use randomizer::{Piece, Randomizer, STATE_FORMAT};
+pub use presets::{
+    ARCADE_PRESETS, BUILTIN_PRESETS, MAX_FRAMES, NES_POWER_ON, SPEC_PRESETS, UnknownPreset,
+    nes_lfsr_step, preset_names, preset_spec,
+};
+pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
 pub use sim::{GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};
 

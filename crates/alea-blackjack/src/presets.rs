@@ -1,5 +1,20 @@
 //! Presets (spec §6): the spec presets, which expand to Blackjack, and the built-in dealers for
-//! the randomizers the language cannot express (`nes`, `tgm3`, `pairs`).
+//! the randomizers the language cannot express (`nes`, `nes-real`, `gameboy`, `tgm3`, `pairs`,
+//! `7+1bag`, `7+2bag`), plus the NES's own 16-bit LFSR for `nes-real --rng arcade`.
+//!
+//! Sources, by preset (docs/blackjack.md repeats them):
+//! * `nes-real`, `NesArcade`: the NES Tetris disassembly's `pickRandomTetrimino` and
+//!   `generateNextPseudorandomNumber`, as described in meatfighter.com/nintendotetrisai
+//!   ("Picking Tetriminos") and reimplemented in kirbysayshi/tetris-prng (LFSR from $8988:
+//!   17604, 8802, 4401, …). Spawn table (orientation IDs) T=$02 J=$07 Z=$08 O=$0A S=$0B L=$0E
+//!   I=$12.
+//! * `gameboy`: Simon Laroche, "A History of Tetris Randomizers" (2018), and colour_thief's
+//!   "Randomizer Theory" thread on tetrisconcept.net (Game Boy examples: O then J avoids
+//!   L,J,I,O; I then L avoids L,I).
+//! * `7+1bag`, `7+2bag`: TETR.IO's bag options, as reimplemented by Genius6942/triangle
+//!   (`src/engine/queue/rng/bag7-1.ts`, `bag7-2.ts`): a round is the seven pieces plus one or
+//!   two uniformly chosen extra pieces, shuffled. The same project's `classic.ts` is exactly the
+//!   spec's `nes` rule, which is thus TETR.IO's "classic" randomizer.
 
 use alea_core::Rng;
 use std::fmt;
@@ -22,7 +37,13 @@ pub const SPEC_PRESETS: [(&str, &str); 7] = [
 ];
 
 /// Presets with their own dealer; `--canonical` on one exits with status 2.
-pub const BUILTIN_PRESETS: [&str; 3] = ["nes", "tgm3", "pairs"];
+pub const BUILTIN_PRESETS: [&str; 7] = [
+    "nes", "nes-real", "gameboy", "tgm3", "pairs", "7+1bag", "7+2bag",
+];
+
+/// Built-in presets whose game's own RNG is documented well enough to reproduce bit for bit
+/// (`Randomizer::preset_arcade`, `--rng arcade`).
+pub const ARCADE_PRESETS: [&str; 1] = ["nes-real"];
 
 /// Every preset name, spec presets first.
 pub fn preset_names() -> Vec<&'static str> {
@@ -80,7 +101,45 @@ const T: u8 = 5;
 const Z: u8 = 6;
 
 /// NES names by index.
-const NES_NAMES: [u8; 7] = [T, J, Z, O, S, L, I];
+pub(crate) const NES_NAMES: [u8; 7] = [T, J, Z, O, S, L, I];
+/// The NES spawn table: the orientation ID of each index's spawn orientation. The reroll adds
+/// the previous piece's orientation ID, not its index, which is why the real rule is biased.
+pub(crate) const NES_SPAWN_ID: [u8; 7] = [0x02, 0x07, 0x08, 0x0A, 0x0B, 0x0E, 0x12];
+/// Game Boy piece codes: index c is the 3-bit code c (L=000, J=001, I=010, O=011, Z=100, S=101,
+/// T=110; 111 is unused).
+pub(crate) const GAMEBOY_CODES: [u8; 7] = [L, J, I, O, Z, S, T];
+
+/// The NES pick (`pickRandomTetrimino`) on the two values it reads: `first` = the first roll's
+/// index (0..8) and `reroll` = the low three bits of the RNG after its extra step. `spawn_id` is
+/// the previous piece's orientation ID (0 before the first piece: the game clears its RAM at
+/// reset). Returns the NES index of the new piece.
+pub(crate) fn nes_pick(spawn_id: u8, first: u8, reroll: impl FnOnce() -> u8) -> usize {
+    let a = first as usize;
+    if a != 7 && NES_SPAWN_ID[a] != spawn_id {
+        return a;
+    }
+    ((reroll() as usize) + spawn_id as usize) % 7
+}
+
+/// The Game Boy test: a candidate is rerolled when it and the preview piece are both bitwise
+/// subsets of the active piece (codes as in [`GAMEBOY_CODES`]).
+pub(crate) fn gameboy_rerolls(active: u8, preview: u8, candidate: u8) -> bool {
+    (candidate | preview | active) == active
+}
+
+/// One step of NES Tetris's 16-bit Fibonacci LFSR: the new bit 15 is bit 1 XOR bit 9, and the
+/// register shifts right (`generateNextPseudorandomNumber`, applied to $17 then $18; $17 is
+/// the high byte).
+pub fn nes_lfsr_step(v: u16) -> u16 {
+    let bit = ((v >> 1) ^ (v >> 9)) & 1;
+    (v >> 1) | (bit << 15)
+}
+
+/// Most LFSR steps between two arcade picks (about 18 minutes of frames at 60 Hz).
+pub const MAX_FRAMES: u32 = 65_535;
+
+/// The LFSR's value at power-on.
+pub const NES_POWER_ON: u16 = 0x8988;
 /// TGM3 tie order.
 const TGM3_ORDER: [u8; 7] = [I, Z, S, J, L, O, T];
 
@@ -89,6 +148,32 @@ const TGM3_ORDER: [u8; 7] = [I, Z, S, J, L, O, T];
 pub(crate) enum Builtin {
     Nes {
         previous: Option<u8>,
+    },
+    /// The NES rule with its real reroll, under the ideal RNG: `spawn_id` is the previous
+    /// piece's orientation ID, 0 before the first.
+    NesReal {
+        spawn_id: u8,
+    },
+    /// The NES rule on the game's own LFSR, bit for bit. The game steps the LFSR once per frame
+    /// besides the pick's own reroll step, so the sequence depends on how long each piece takes;
+    /// `frames` fixes that number of steps between consecutive picks.
+    NesArcade {
+        lfsr: u16,
+        spawn_count: u8,
+        spawn_id: u8,
+        frames: u32,
+    },
+    /// Game Boy codes of the active piece (older) and the preview piece (newer), `None` until
+    /// two pieces have been dealt.
+    Gameboy {
+        older: Option<u8>,
+        newer: Option<u8>,
+    },
+    /// TETR.IO's 7+E bag: each round is the seven pieces and E uniform extras, shuffled.
+    BagPlus {
+        extra: u8,
+        queue: Vec<u8>,
+        position: usize,
     },
     Tgm3 {
         pool: [u8; 35],
@@ -107,6 +192,16 @@ impl Builtin {
     pub(crate) fn new(name: &str) -> Option<Builtin> {
         Some(match name {
             "nes" => Builtin::Nes { previous: None },
+            "nes-real" => Builtin::NesReal { spawn_id: 0 },
+            "gameboy" => Builtin::Gameboy {
+                older: None,
+                newer: None,
+            },
+            "7+1bag" | "7+2bag" => Builtin::BagPlus {
+                extra: if name == "7+1bag" { 1 } else { 2 },
+                queue: Vec::new(),
+                position: 0,
+            },
             "tgm3" => {
                 let mut pool = [0u8; 35];
                 for (i, p) in pool.iter_mut().enumerate() {
@@ -130,6 +225,10 @@ impl Builtin {
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Builtin::Nes { .. } => "nes",
+            Builtin::NesReal { .. } | Builtin::NesArcade { .. } => "nes-real",
+            Builtin::Gameboy { .. } => "gameboy",
+            Builtin::BagPlus { extra: 1, .. } => "7+1bag",
+            Builtin::BagPlus { .. } => "7+2bag",
             Builtin::Tgm3 { .. } => "tgm3",
             Builtin::Pairs { .. } => "pairs",
         }
@@ -144,6 +243,64 @@ impl Builtin {
                 }
                 let x = NES_NAMES[a];
                 *previous = Some(x);
+                x
+            }
+            Builtin::NesReal { spawn_id } => {
+                let first = rng.below(8) as u8;
+                let a = nes_pick(*spawn_id, first, || rng.below(8) as u8);
+                *spawn_id = NES_SPAWN_ID[a];
+                NES_NAMES[a]
+            }
+            Builtin::NesArcade {
+                lfsr,
+                spawn_count,
+                spawn_id,
+                frames,
+            } => {
+                *spawn_count = spawn_count.wrapping_add(1);
+                let high = (*lfsr >> 8) as u8;
+                let first = high.wrapping_add(*spawn_count) & 7;
+                let a = nes_pick(*spawn_id, first, || {
+                    *lfsr = nes_lfsr_step(*lfsr);
+                    (*lfsr >> 8) as u8 & 7
+                });
+                *spawn_id = NES_SPAWN_ID[a];
+                for _ in 0..*frames {
+                    *lfsr = nes_lfsr_step(*lfsr);
+                }
+                NES_NAMES[a]
+            }
+            Builtin::Gameboy { older, newer } => {
+                let mut c = rng.below(7) as u8;
+                if let (Some(a), Some(p)) = (*older, *newer) {
+                    // Three tries; the third is taken whatever it is.
+                    for _ in 0..2 {
+                        if !gameboy_rerolls(a, p, c) {
+                            break;
+                        }
+                        c = rng.below(7) as u8;
+                    }
+                }
+                *older = *newer;
+                *newer = Some(c);
+                GAMEBOY_CODES[c as usize]
+            }
+            Builtin::BagPlus {
+                extra,
+                queue,
+                position,
+            } => {
+                if *position >= queue.len() {
+                    let mut q = vec![I, J, L, O, S, T, Z];
+                    for _ in 0..*extra {
+                        q.push(rng.below(7) as u8);
+                    }
+                    rng.shuffle(&mut q);
+                    *queue = q;
+                    *position = 0;
+                }
+                let x = queue[*position];
+                *position += 1;
                 x
             }
             Builtin::Tgm3 {
@@ -210,6 +367,20 @@ impl Builtin {
         use serde_json::json;
         match self {
             Builtin::Nes { previous } => json!({ "nes": { "previous": previous } }),
+            Builtin::NesReal { spawn_id } => json!({ "nes-real": { "spawn_id": spawn_id } }),
+            Builtin::NesArcade {
+                lfsr,
+                spawn_count,
+                spawn_id,
+                frames,
+            } => json!({ "nes-arcade": { "lfsr": lfsr, "spawn_count": spawn_count,
+                "spawn_id": spawn_id, "frames": frames } }),
+            Builtin::Gameboy { older, newer } => {
+                json!({ "gameboy": { "older": older, "newer": newer } })
+            }
+            Builtin::BagPlus {
+                queue, position, ..
+            } => json!({ self.name(): { "queue": queue, "position": position } }),
             Builtin::Tgm3 {
                 pool,
                 drought,
@@ -226,6 +397,11 @@ impl Builtin {
 
     /// Restores and validates the fields written by [`Builtin::to_json`].
     pub(crate) fn from_json(name: &str, v: &serde_json::Value) -> Result<Builtin, String> {
+        let name = if name == "nes-real" && v.get("nes-arcade").is_some() {
+            "nes-arcade"
+        } else {
+            name
+        };
         let body = v
             .get(name)
             .ok_or_else(|| format!("state has no '{name}' object"))?;
@@ -246,7 +422,66 @@ impl Builtin {
                 })
                 .collect()
         };
+        let small = |key: &str, max: u64| -> Result<u64, String> {
+            body.get(key)
+                .and_then(|x| x.as_u64())
+                .filter(|&x| x <= max)
+                .ok_or_else(|| format!("'{key}' must be an integer at most {max}"))
+        };
+        let spawn_id = || -> Result<u8, String> {
+            let id = small("spawn_id", 255)? as u8;
+            if id == 0 || NES_SPAWN_ID.contains(&id) {
+                Ok(id)
+            } else {
+                Err("'spawn_id' must be 0 or an orientation ID of the spawn table".into())
+            }
+        };
+        let code = |key: &str| -> Result<Option<u8>, String> {
+            match body.get(key) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(x) => match x.as_u64() {
+                    Some(c) if c < 7 => Ok(Some(c as u8)),
+                    _ => Err(format!(
+                        "'{key}' must be a Game Boy piece code 0..7 or null"
+                    )),
+                },
+            }
+        };
         Ok(match name {
+            "nes-real" => Builtin::NesReal {
+                spawn_id: spawn_id()?,
+            },
+            "nes-arcade" => Builtin::NesArcade {
+                lfsr: small("lfsr", u64::from(u16::MAX))? as u16,
+                spawn_count: small("spawn_count", 255)? as u8,
+                spawn_id: spawn_id()?,
+                frames: small("frames", u64::from(MAX_FRAMES))? as u32,
+            },
+            "gameboy" => {
+                let (older, newer) = (code("older")?, code("newer")?);
+                if older.is_some() && newer.is_none() {
+                    return Err("'older' is set but 'newer' is null".into());
+                }
+                Builtin::Gameboy { older, newer }
+            }
+            "7+1bag" | "7+2bag" => {
+                let extra: u8 = if name == "7+1bag" { 1 } else { 2 };
+                let queue = pieces("queue", None)?;
+                if !queue.is_empty() && queue.len() != 7 + extra as usize {
+                    return Err(format!("'queue' has 0 or {} pieces", 7 + extra));
+                }
+                let position = body
+                    .get("position")
+                    .and_then(|x| x.as_u64())
+                    .filter(|&p| p as usize <= queue.len())
+                    .ok_or("'position' must be at most the queue length")?
+                    as usize;
+                Builtin::BagPlus {
+                    extra,
+                    queue,
+                    position,
+                }
+            }
             "nes" => {
                 let previous = match body.get("previous") {
                     None | Some(serde_json::Value::Null) => None,

@@ -1,7 +1,10 @@
 //! The dealer: a [`Randomizer`] built from a [`Spec`] or a preset, with the exact draw order of
 //! spec §5 and a serializable state (spec §9).
 
-use crate::presets::{Builtin, TETROMINOES, UnknownPreset, preset_spec};
+use crate::presets::{
+    ARCADE_PRESETS, Builtin, MAX_FRAMES, NES_POWER_ON, TETROMINOES, UnknownPreset, preset_names,
+    preset_spec,
+};
 use crate::spec::{Core, Spec, Starting};
 use alea_core::Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -12,6 +15,41 @@ use std::sync::Arc;
 /// A dealt piece: an index into [`Randomizer::pieces`] (or [`Spec::pieces`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(pub u16);
+
+/// Why [`Randomizer::preset_arcade`] refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArcadeError {
+    /// No preset has this name.
+    UnknownPreset(UnknownPreset),
+    /// The preset exists but its game's RNG is not documented well enough to reproduce.
+    NoArcadeRng(String),
+    /// The state does not fit the game's RNG (16 bits for the NES).
+    BadState(u64),
+    /// More LFSR steps between picks than [`MAX_FRAMES`].
+    TooManyFrames(u32),
+}
+
+impl std::fmt::Display for ArcadeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArcadeError::UnknownPreset(e) => e.fmt(f),
+            ArcadeError::NoArcadeRng(n) => write!(
+                f,
+                "preset '{n}' has no documented arcade RNG (--rng arcade works with: {})",
+                ARCADE_PRESETS.join(", ")
+            ),
+            ArcadeError::BadState(s) => write!(
+                f,
+                "arcade seed {s} does not fit the NES's 16-bit LFSR (0..65535, e.g. 0x{NES_POWER_ON:04X})"
+            ),
+            ArcadeError::TooManyFrames(n) => {
+                write!(f, "--frames {n} is too large (at most {MAX_FRAMES})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArcadeError {}
 
 /// The `format` of a serialized state.
 pub const STATE_FORMAT: &str = "alea-blackjack-state/1";
@@ -289,6 +327,35 @@ impl Randomizer {
     /// A preset by name (spec §6), spec presets and built-ins alike.
     pub fn preset(name: &str, seed: u64) -> Result<Randomizer, UnknownPreset> {
         Randomizer::preset_with_rng(name, Rng::seed_from_u64(seed))
+    }
+
+    /// A built-in preset on its game's own RNG, reproducing the game's picks bit for bit
+    /// (`--rng arcade`). Only `nes-real` has one ([`ARCADE_PRESETS`]): `state` is the 16-bit LFSR
+    /// value at the first pick ([`NES_POWER_ON`] is the value at power-on) and `frames` the
+    /// number of LFSR steps between two picks (the game steps it once per frame, so this is
+    /// the number of frames a piece takes; the sources pin the pick, not the player).
+    pub fn preset_arcade(name: &str, state: u64, frames: u32) -> Result<Randomizer, ArcadeError> {
+        if !preset_names().contains(&name) {
+            return Err(ArcadeError::UnknownPreset(UnknownPreset::new(name)));
+        }
+        if !ARCADE_PRESETS.contains(&name) {
+            return Err(ArcadeError::NoArcadeRng(name.to_string()));
+        }
+        let lfsr = u16::try_from(state).map_err(|_| ArcadeError::BadState(state))?;
+        if frames > MAX_FRAMES {
+            return Err(ArcadeError::TooManyFrames(frames));
+        }
+        Ok(Randomizer {
+            source: Source::Builtin(Builtin::NesArcade {
+                lfsr,
+                spawn_count: 0,
+                spawn_id: 0,
+                frames,
+            }),
+            // Unused: the arcade dealer draws from its own LFSR only.
+            rng: Rng::seed_from_u64(0),
+            first_pending: false,
+        })
     }
 
     /// A preset drawing from `rng`.

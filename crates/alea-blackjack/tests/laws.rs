@@ -252,7 +252,7 @@ fn simulation_agrees_with_exact() {
             (s.clone(), simulate(&sp, 2026, N), e)
         })
         .collect();
-    for name in ["nes", "pairs"] {
+    for name in ["nes", "pairs", "nes-real", "gameboy", "7+1bag", "7+2bag"] {
         let e = exact_preset(name, &ExactOptions::default())
             .unwrap()
             .unwrap();

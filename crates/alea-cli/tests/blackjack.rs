@@ -200,7 +200,7 @@ fn bad_arguments_exit_2() {
     }
     let o = bj(&["--preset", "nope"]);
     assert!(stderr(&o).contains(
-        "known presets: memoryless, 7bag, 14bag, tgm-ace, tgm1, tgm2, lockjaw-mtb, nes, tgm3, pairs"
+        "known presets: memoryless, 7bag, 14bag, tgm-ace, tgm1, tgm2, lockjaw-mtb, nes, nes-real, gameboy, tgm3, pairs, 7+1bag, 7+2bag"
     ));
 }
 

@@ -2,6 +2,7 @@
 //! (docs/blackjack.md; spec §7).
 
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
+use alea_blackjack::{ARCADE_PRESETS, NES_POWER_ON, Randomizer, simulate_randomizer};
 use alea_blackjack::{
     Analysis, AnalysisOptions, ExactError, ExactOptions, ExactStats, Fallback, Law, Prob, Ratio,
     ResolveError, SimStats, Source, Spec, SpecError, analyse, exact, preset_names, preset_spec,
@@ -17,8 +18,10 @@ use std::process::ExitCode;
     alea blackjack bag of I,J,L,O,S,T,Z --seed 0\n  \
     alea blackjack 'I,J,L,O,S,T,Z with 4 history 6 rolls first I,J,L,T' --exact\n  \
     alea blackjack tgm2 --stats --plot gaps.svg\n  \
-    alea blackjack --compare 7bag 14bag tgm1 tgm2 nes\n\
-    Presets: memoryless, 7bag, 14bag, tgm-ace, tgm1, tgm2, lockjaw-mtb, nes, tgm3, pairs")]
+    alea blackjack --compare 7bag 14bag tgm1 tgm2 nes\n  \
+    alea blackjack nes-real --rng arcade --seed 0x8988 --frames 1\n\
+    Presets: memoryless, 7bag, 14bag, tgm-ace, tgm1, tgm2, lockjaw-mtb, nes, nes-real, gameboy,\n\
+    tgm3, pairs, 7+1bag, 7+2bag")]
 pub struct Args {
     /// The spec (words are joined with single spaces), or a preset name. With --compare, each
     /// argument is one spec or preset.
@@ -62,6 +65,24 @@ pub struct Args {
     /// Compare several randomizers side by side.
     #[arg(long)]
     pub compare: bool,
+    /// The dealer's random numbers: `ideal` (the portable RNG of rng.md) or `arcade` (the
+    /// game's own RNG, bit for bit: nes-real only; --seed is then the 16-bit LFSR state,
+    /// default 0x8988, the power-on value).
+    #[arg(long, value_enum, default_value = "ideal")]
+    pub rng: RngKind,
+    /// With --rng arcade: LFSR steps between two picks (the game steps it once per frame, so
+    /// this is the number of frames each piece takes).
+    #[arg(long, value_name = "F", default_value_t = 1)]
+    pub frames: u32,
+}
+
+/// Which random numbers a dealer uses.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RngKind {
+    /// rng.md's portable generator: the game's rule under an ideal RNG.
+    Ideal,
+    /// The game's own generator, reproducing its sequences from its seed.
+    Arcade,
 }
 
 /// A failure with its exit status (docs/cli.md: 1 the spec or its analysis failed, 2 usage),
@@ -223,8 +244,91 @@ fn targets(args: &Args) -> Result<Vec<Source>, Failure> {
     }
 }
 
+/// The arcade dealer that `--rng arcade` asks for, after checking the options it allows.
+fn arcade_dealer(args: &Args, targets: &[Source]) -> Result<Randomizer, Failure> {
+    if args.compare || args.exact || args.canonical {
+        return Err(plain_failure(
+            EXIT_USAGE,
+            None,
+            "--rng arcade deals and simulates (--stats); --exact, --compare and --canonical \
+             assume the ideal RNG"
+                .into(),
+        ));
+    }
+    let name = match &targets[0] {
+        Source::Builtin(n) => *n,
+        Source::Spec(_) => {
+            return Err(plain_failure(
+                EXIT_USAGE,
+                None,
+                format!(
+                    "--rng arcade needs a preset with a documented arcade RNG ({})",
+                    ARCADE_PRESETS.join(", ")
+                ),
+            ));
+        }
+    };
+    let state = match &args.seed {
+        Some(s) => parse_seed(s).ok_or_else(|| {
+            plain_failure(
+                EXIT_USAGE,
+                None,
+                format!("invalid --seed '{s}' (expected a u64, decimal or 0x-hex)"),
+            )
+        })?,
+        None => u64::from(NES_POWER_ON),
+    };
+    Randomizer::preset_arcade(name, state, args.frames)
+        .map_err(|e| plain_failure(EXIT_USAGE, None, e.to_string()))
+}
+
 fn run_inner(args: Args) -> Result<(), Failure> {
     let targets = targets(&args)?;
+    if args.rng == RngKind::Arcade {
+        let dealer = arcade_dealer(&args, &targets)?;
+        let label = format!("{} --rng arcade", targets[0].label());
+        let stdout = io::stdout();
+        let mut out = BufWriter::new(stdout.lock());
+        let seed = dealer_seed(&args);
+        let result = if args.stats || args.plot.is_some() {
+            let stats = simulate_randomizer(dealer, args.n.unwrap_or(1_000_000));
+            let a = Analysis {
+                label,
+                pieces: stats.pieces.clone(),
+                law: Law::Simulated {
+                    stats,
+                    seed,
+                    why: None,
+                },
+            };
+            if let Some(path) = &args.plot {
+                write_plot(
+                    path,
+                    &format!("gap distribution: {}", a.label),
+                    &piece_series(&a),
+                )?;
+            }
+            print_analysis(&mut out, &a, args.json)
+        } else {
+            deal_with(
+                &mut out,
+                dealer,
+                &label,
+                seed,
+                args.n.unwrap_or(28),
+                args.json,
+            )
+        };
+        return match result.and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(plain_failure(
+                EXIT_FAILED,
+                None,
+                format!("cannot write output: {e}"),
+            )),
+        };
+    }
     let tail = Ratio::parse(&args.tail)
         .filter(|t| !t.is_zero() && *t < Ratio::one())
         .ok_or_else(|| {
@@ -357,16 +461,34 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
     }
 }
 
+/// The arcade dealer's seed as reported: the LFSR state it starts from.
+fn dealer_seed(args: &Args) -> u64 {
+    args.seed
+        .as_deref()
+        .and_then(parse_seed)
+        .unwrap_or(u64::from(NES_POWER_ON))
+}
+
 /// Streams `n` deals: constant memory for any `n`.
 fn deal(out: &mut dyn Write, target: &Source, seed: u64, n: u64, json: bool) -> io::Result<()> {
-    let mut r = target.randomizer(seed);
+    deal_with(out, target.randomizer(seed), &target.label(), seed, n, json)
+}
+
+fn deal_with(
+    out: &mut dyn Write,
+    mut r: Randomizer,
+    label: &str,
+    seed: u64,
+    n: u64,
+    json: bool,
+) -> io::Result<()> {
     let names: Vec<String> = r.pieces().iter().map(|s| s.to_string()).collect();
     if json {
         let quoted: Vec<String> = names.iter().map(|s| json_str(s)).collect();
         write!(
             out,
             "{{\"spec\": {}, \"seed\": \"{seed}\", \"pieces\": [",
-            json_str(&target.label())
+            json_str(label)
         )?;
         for i in 0..n {
             let p = r.deal();

@@ -1,0 +1,78 @@
+//! `alea blackjack` with the real randomizers: `--rng arcade`, `--frames` and the new presets'
+//! exact values (derived in crates/alea-blackjack/tests/real_presets.rs).
+
+use std::process::{Command, Output};
+
+fn bj(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alea"))
+        .arg("blackjack")
+        .args(args)
+        .output()
+        .expect("run alea")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The LFSR from $8988, one step per frame: Z I L T J (hand-derived in real_presets.rs). With
+/// no frame steps the picks differ, since only the spawn counter and rerolls move them.
+#[test]
+fn arcade_deals_from_the_lfsr() {
+    let o = bj(&["nes-real", "--rng", "arcade", "-n", "5"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "Z I L T J\n");
+    let o = bj(&[
+        "nes-real", "--rng", "arcade", "--seed", "0x8988", "-n", "5", "--json",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "{\"spec\": \"nes-real --rng arcade\", \"seed\": \"35208\", \"pieces\": [\"Z\",\"I\",\"L\",\"T\",\"J\"]}\n"
+    );
+    // Frames 0: picks 1-3 as before (the first index only reads the high byte plus the
+    // counter: $89+1, $89+2, $89+3 → 2, 3, 4 = Z, O, S).
+    let o = bj(&["nes-real", "--rng", "arcade", "--frames", "0", "-n", "3"]);
+    assert_eq!(stdout(&o), "Z O S\n");
+}
+
+#[test]
+fn arcade_refusals_exit_2() {
+    for args in [
+        &["7bag", "--rng", "arcade"][..],
+        &["tgm3", "--rng", "arcade"],
+        &["nes-real", "--rng", "arcade", "--exact"],
+        &["nes-real", "--rng", "arcade", "--seed", "65536"],
+        &["nes-real", "--rng", "arcade", "--frames", "70000"],
+        &["nes-real", "--rng", "fast"],
+    ] {
+        let o = bj(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn arcade_stats_count_the_lfsr_deals() {
+    let o = bj(&[
+        "nes-real", "--rng", "arcade", "--stats", "-n", "5", "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["n"], 5);
+    assert_eq!(v["counts"]["L"], 1);
+    assert_eq!(v["counts"]["Z"], 1);
+}
+
+#[test]
+fn real_presets_exact_json() {
+    let o = bj(&["nes-real", "--exact", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["repeat_probability"], "325/8064");
+    assert_eq!(v["frequency"]["L"], "5/36");
+    let o = bj(&["--preset", "7+1bag", "--exact", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["repeat_probability"], "11/224");
+    let o = bj(&["gameboy", "--exact", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["frequency"]["O"], "551/3429");
+}
