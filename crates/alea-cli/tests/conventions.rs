@@ -214,3 +214,14 @@ fn progress_is_never_drawn_when_stderr_is_not_a_terminal() {
         );
     }
 }
+
+#[test]
+fn a_missing_outside_program_skips_locally_and_fails_under_ci() {
+    assert!(support::require_in("present", true, true));
+    assert!(!support::require_in("absent", false, false));
+    let under_ci = std::panic::catch_unwind(|| support::require_in("absent", false, true));
+    assert!(
+        under_ci.is_err(),
+        "CI=true must fail when a program is missing"
+    );
+}

@@ -148,11 +148,16 @@ pub fn in_ci() -> bool {
 /// found. Under CI a missing program fails the test (`.ci/run` installs it); elsewhere the test
 /// says SKIPPED on stderr and returns, so a developer without it can still run the suite.
 pub fn require(what: &str, found: bool) -> bool {
+    require_in(what, found, in_ci())
+}
+
+/// [`require`] with the CI flag given (testable without touching the environment).
+pub fn require_in(what: &str, found: bool, ci: bool) -> bool {
     if found {
         return true;
     }
     assert!(
-        !in_ci(),
+        !ci,
         "{what} is missing, and CI=true needs it (.ci/run installs it)"
     );
     eprintln!("SKIPPED: {what} is not installed");
