@@ -60,7 +60,7 @@ pub use presets::{
     nes_lfsr_step, preset_names, preset_spec,
 };
 pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
-pub use sim::{GapCounts, SimStats, simulate, simulate_randomizer};
+pub use sim::{DENSE_BUDGET, GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};
 
 /// The examples of `docs/blackjack.md`, compiled and run as doc tests.

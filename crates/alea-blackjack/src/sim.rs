@@ -8,6 +8,12 @@ use std::collections::BTreeMap;
 /// Gaps below this are counted in a dense array; larger ones in a sorted map.
 const DENSE_GAPS: usize = 4096;
 
+/// Dense slots shared by all pieces of one simulation (2 MiB of counts). Without a shared
+/// budget a 65,535-piece list grew 65,535 dense arrays of 4096 counts (2.1 GB); now each
+/// piece gets at most `DENSE_BUDGET / pieces` slots (at least 16) and larger gaps go to its
+/// sorted map, so the dense part no longer grows with the list length.
+pub const DENSE_BUDGET: usize = 1 << 18;
+
 /// The observed gaps of one piece.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GapCounts {
@@ -19,6 +25,8 @@ pub struct GapCounts {
     pub max: Option<u64>,
     dense: Vec<u64>,
     sparse: BTreeMap<u64, u64>,
+    /// Gaps below this use `dense` (0 means the default, [`DENSE_GAPS`]).
+    dense_limit: usize,
 }
 
 impl GapCounts {
@@ -26,7 +34,7 @@ impl GapCounts {
         self.count += 1;
         self.sum += u128::from(gap);
         self.max = Some(self.max.map_or(gap, |m| m.max(gap)));
-        if (gap as usize) < DENSE_GAPS {
+        if (gap as usize) < self.limit() {
             let g = gap as usize;
             if self.dense.len() <= g {
                 self.dense.resize(g + 1, 0);
@@ -35,6 +43,31 @@ impl GapCounts {
         } else {
             *self.sparse.entry(gap).or_insert(0) += 1;
         }
+    }
+
+    fn with_limit(dense_limit: usize) -> GapCounts {
+        GapCounts {
+            dense_limit,
+            ..GapCounts::default()
+        }
+    }
+
+    fn limit(&self) -> usize {
+        if self.dense_limit == 0 {
+            DENSE_GAPS
+        } else {
+            self.dense_limit
+        }
+    }
+
+    /// Counters held: dense slots plus sorted-map entries (the memory this piece uses).
+    pub fn stored_counters(&self) -> usize {
+        self.dense.len() + self.sparse.len()
+    }
+
+    /// Dense slots held (at most the per-piece share of [`DENSE_BUDGET`]).
+    pub fn dense_slots(&self) -> usize {
+        self.dense.len()
     }
 
     /// Mean gap, `None` when no gap was observed.
@@ -55,7 +88,7 @@ impl GapCounts {
 
     /// How many gaps equal `g`.
     pub fn at(&self, g: u64) -> u64 {
-        if (g as usize) < DENSE_GAPS {
+        if (g as usize) < self.limit() {
             self.dense.get(g as usize).copied().unwrap_or(0)
         } else {
             self.sparse.get(&g).copied().unwrap_or(0)
@@ -109,7 +142,8 @@ pub fn simulate_randomizer(mut r: Randomizer, n: u64) -> SimStats {
     let pieces = r.pieces().iter().map(|s| s.to_string()).collect();
     let mut counts = vec![0u64; k];
     let mut last: Vec<Option<u64>> = vec![None; k];
-    let mut gaps = vec![GapCounts::default(); k];
+    let share = (DENSE_BUDGET / k.max(1)).clamp(16, DENSE_GAPS);
+    let mut gaps = vec![GapCounts::with_limit(share); k];
     let mut repeats = 0;
     let mut previous: Option<Piece> = None;
     for t in 0..n {
