@@ -1,8 +1,12 @@
-//! The value rules of dicelab.md §3, shared by the sampling evaluator and the exact engine.
+//! The value rules of dicelab.md §3, shared by the sampling evaluator and the exact engine,
+//! and every runtime error they report: the evaluators build their errors only through the
+//! functions at the end of this file, so a failing program reads the same (same text, same
+//! position) in roll, eval and calc.
 //!
 //! Values are `i32`; arithmetic wraps in 32-bit two's complement.
 
 use crate::ast::{BinOp, Selector};
+use alea_core::{Diagnostic, Span};
 
 /// Why a binary operation has no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +199,98 @@ fn keep_extreme(list: &mut Vec<i32>, m: usize, smallest: bool, scratch: &mut Vec
 /// Keeps (or, with `drop`, removes) the members `m` of `list` with `m OP x`.
 pub fn select_compare(selector: Selector, drop: bool, x: i32, list: &mut Vec<i32>) {
     list.retain(|&m| selector.compare(m, x) != drop);
+}
+
+/// An operand that must be a single value (dicelab.md §3), as its error names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// The left operand of a binary operator.
+    Left(BinOp),
+    /// The right operand of a binary operator.
+    Right(BinOp),
+    /// The operand of unary `-`.
+    Neg,
+    /// The operand of `d`.
+    Die,
+    /// The count (left operand) of `#`.
+    Count,
+    /// The start of `..`.
+    RangeStart,
+    /// The end of `..`.
+    RangeEnd,
+    /// The first operand of a filter: a count (`first`, `high`, …) or a value (`==`, `<`, …).
+    Filter(Selector),
+}
+
+impl Operand {
+    /// `left operand of '+'`, `count of '#'`, `value of '<'`, …
+    pub fn describe(self) -> String {
+        match self {
+            Operand::Left(op) => format!("left operand of '{}'", op.symbol()),
+            Operand::Right(op) => format!("right operand of '{}'", op.symbol()),
+            Operand::Neg => "operand of '-'".to_string(),
+            Operand::Die => "operand of 'd'".to_string(),
+            Operand::Count => "count of '#'".to_string(),
+            Operand::RangeStart => "start of '..'".to_string(),
+            Operand::RangeEnd => "end of '..'".to_string(),
+            Operand::Filter(s) if s.is_comparison() => format!("value of '{}'", s.symbol()),
+            Operand::Filter(s) => format!("count of '{}'", s.symbol()),
+        }
+    }
+}
+
+fn error(at: Span, message: String) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(message).with_span(at))
+}
+
+/// `OPERAND needs a single value, got a list of K values`, reported at `at`: the operator
+/// (`+`, `#`, `..`), the prefix operator's node (`-`, `d`) or the filter's selector.
+pub fn not_single(operand: Operand, at: Span, len: usize) -> Box<Diagnostic> {
+    error(
+        at,
+        format!(
+            "{} needs a single value, got a list of {len} values",
+            operand.describe()
+        ),
+    )
+}
+
+/// `result is not a single value (list of K values)` at the start of `statement`.
+pub fn result_not_single(statement: Span, len: usize) -> Box<Diagnostic> {
+    error(
+        Span::point(statement.start as usize),
+        format!("result is not a single value (list of {len} values)"),
+    )
+}
+
+/// An arithmetic error (`division by zero`, …) at the operator.
+pub fn arithmetic(at: Span, e: OpError) -> Box<Diagnostic> {
+    error(at, e.message())
+}
+
+/// `die size must be at least 1 (got N)` at the `d` node.
+pub fn bad_die(at: Span, n: i32) -> Box<Diagnostic> {
+    error(at, format!("die size must be at least 1 (got {n})"))
+}
+
+/// `negative count N for 'first'` (`last`, `low`, `high`) at the selector.
+pub fn negative_count(at: Span, selector: Selector, n: i32) -> Box<Diagnostic> {
+    error(at, negative_count_message(selector, n))
+}
+
+/// The message of [`negative_count`].
+pub fn negative_count_message(selector: Selector, n: i32) -> String {
+    format!("negative count {n} for '{}'", selector.symbol())
+}
+
+/// `unknown variable 'x'` at the variable.
+pub fn unknown_variable(at: Span, name: &str) -> Box<Diagnostic> {
+    error(at, format!("unknown variable '{name}'"))
+}
+
+/// A `while` that ran more than `limit` iterations in one evaluation, at the `while`.
+pub fn while_iterations(at: Span, limit: u64) -> Box<Diagnostic> {
+    error(at, format!("'while' loop exceeded {limit} iterations"))
 }
 
 #[cfg(test)]

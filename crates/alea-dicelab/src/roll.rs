@@ -10,7 +10,7 @@
 //! roll are runtime errors.
 
 use crate::ast::{self, Expr, ExprKind, Statement};
-use crate::ops;
+use crate::ops::{self, Operand};
 use alea_core::{Diagnostic, Rng, Span};
 
 /// Longest list a roll may build.
@@ -82,24 +82,17 @@ impl Roller {
             self.steps = 0;
             let mut cx = Cx { r: self, rng };
             return cx
-                .scalar(&statement.expr, Role("result", ""), statement.span)
+                .scalar(&statement.expr, Operand::Neg, statement.span)
                 .map(Some);
         }
         self.roll_into(statement, rng, buf)?;
         match buf.len() {
             0 => Ok(None),
             1 => Ok(Some(buf[0])),
-            k => Err(error(
-                Span::point(statement.span.start as usize),
-                format!("result is not a single value (list of {k} values)"),
-            )),
+            k => Err(ops::result_not_single(statement.span, k)),
         }
     }
 }
-
-/// Names an operand in errors: `Role("left operand", "+")` reads `left operand of '+'`.
-#[derive(Clone, Copy)]
-struct Role(&'static str, &'static str);
 
 struct Cx<'r, 'g> {
     r: &'r mut Roller,
@@ -165,7 +158,7 @@ impl Cx<'_, '_> {
 
     /// A single value. `what` names the operand in the error (`left operand of '+'`), which
     /// is reported at `at` (the operator).
-    fn scalar(&mut self, e: &Expr, what: Role, at: Span) -> Result<i32, RollError> {
+    fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> Result<i32, RollError> {
         use ExprKind::*;
         self.step(1, e.span)?;
         match &e.kind {
@@ -180,25 +173,21 @@ impl Cx<'_, '_> {
                     .and_then(|value| value.first().copied())
                     .unwrap_or(0))
             }
-            Neg(a) => Ok(self.scalar(a, Role("operand", "-"), e.span)?.wrapping_neg()),
+            Neg(a) => Ok(self.scalar(a, Operand::Neg, e.span)?.wrapping_neg()),
             Binary {
                 op,
                 op_span,
                 lhs,
                 rhs,
             } => {
-                let sym = op.symbol();
-                let a = self.scalar(lhs, Role("left operand", sym), *op_span)?;
-                let b = self.scalar(rhs, Role("right operand", sym), *op_span)?;
-                ops::binary(*op, a, b).map_err(|err| error(*op_span, err.message()))
+                let a = self.scalar(lhs, Operand::Left(*op), *op_span)?;
+                let b = self.scalar(rhs, Operand::Right(*op), *op_span)?;
+                ops::binary(*op, a, b).map_err(|err| ops::arithmetic(*op_span, err))
             }
             Die(a) => {
-                let n = self.scalar(a, Role("operand", "d"), e.span)?;
+                let n = self.scalar(a, Operand::Die, e.span)?;
                 if n < 1 {
-                    return Err(error(
-                        e.span,
-                        format!("die size must be at least 1 (got {n})"),
-                    ));
+                    return Err(ops::bad_die(e.span, n));
                 }
                 Ok(self.rng.range_inclusive(1, i64::from(n)) as i32)
             }
@@ -222,13 +211,7 @@ impl Cx<'_, '_> {
                 r?;
                 match (len, first) {
                     (1, Some(v)) => Ok(v),
-                    _ => Err(error(
-                        at,
-                        format!(
-                            "{} of '{}' needs a single value, got a list of {len} values",
-                            what.0, what.1
-                        ),
-                    )),
+                    _ => Err(ops::not_single(what, at, len)),
                 }
             }
         }
@@ -237,7 +220,7 @@ impl Cx<'_, '_> {
     fn var<'a>(&'a self, e: &Expr, v: &ast::Var) -> Result<&'a [i32], RollError> {
         match v.slot.and_then(|s| self.r.env.get(s as usize)) {
             Some(value) => Ok(value),
-            None => Err(error(e.span, format!("unknown variable '{}'", v.name))),
+            None => Err(ops::unknown_variable(e.span, &v.name)),
         }
     }
 
@@ -245,7 +228,7 @@ impl Cx<'_, '_> {
         use ExprKind::*;
         match &e.kind {
             Number(_) | Neg(_) | Binary { .. } | Die(_) | Aggregate(..) => {
-                let v = self.scalar(e, Role("value", ""), e.span)?;
+                let v = self.scalar(e, Operand::Neg, e.span)?;
                 out.push(v);
                 check_len(out.len(), e.span)
             }
@@ -262,7 +245,7 @@ impl Cx<'_, '_> {
                 op_span,
                 body,
             } => {
-                let n = self.scalar(count, Role("count", "#"), *op_span)?;
+                let n = self.scalar(count, Operand::Count, *op_span)?;
                 // Fast path for the commonest body, `n#dK` with a literal K ≥ 1: the same
                 // draws in the same order, without a recursive call per die.
                 if let Die(size) = &body.kind
@@ -285,8 +268,8 @@ impl Cx<'_, '_> {
                 Ok(())
             }
             Range { lo, op_span, hi } => {
-                let a = self.scalar(lo, Role("start", ".."), *op_span)?;
-                let b = self.scalar(hi, Role("end", ".."), *op_span)?;
+                let a = self.scalar(lo, Operand::RangeStart, *op_span)?;
+                let b = self.scalar(hi, Operand::RangeEnd, *op_span)?;
                 if a <= b {
                     let n = (i64::from(b) - i64::from(a) + 1) as usize;
                     check_len(out.len().saturating_add(n), e.span)?;
@@ -319,17 +302,9 @@ impl Cx<'_, '_> {
                 n,
                 list,
             } => {
-                let noun = if selector.is_comparison() {
-                    "value"
-                } else {
-                    "count"
-                };
-                let k = self.scalar(n, Role(noun, selector.symbol()), *selector_span)?;
+                let k = self.scalar(n, Operand::Filter(*selector), *selector_span)?;
                 if !selector.is_comparison() && k < 0 {
-                    return Err(error(
-                        *selector_span,
-                        format!("negative count {k} for '{}'", selector.symbol()),
-                    ));
+                    return Err(ops::negative_count(*selector_span, *selector, k));
                 }
                 if selector.is_comparison() {
                     // Filter the members in place at the end of `out`.
@@ -432,10 +407,7 @@ impl Cx<'_, '_> {
                     out.extend_from_slice(&current);
                     iterations += 1;
                     if iterations > MAX_WHILE_ITERATIONS {
-                        r = Err(error(
-                            e.span,
-                            format!("'while' loop exceeded {MAX_WHILE_ITERATIONS} iterations"),
-                        ));
+                        r = Err(ops::while_iterations(e.span, MAX_WHILE_ITERATIONS));
                         break;
                     }
                     if let Err(d) = self.step(1, e.span) {

@@ -8,6 +8,8 @@
 use super::eval::{Calc, MAX_LIST, R, Val, error_at};
 use super::ops;
 use crate::ast::{self, Expr, ExprKind};
+use crate::ops::Operand;
+use alea_core::Span;
 use std::collections::HashSet;
 
 /// Longest path (pieces) of one deterministic `while`.
@@ -54,7 +56,7 @@ impl Calc {
             .map_err(super::eval::limit(e.span, "evaluation"))
     }
 
-    fn single(&mut self, e: &Expr, what: &dyn Fn() -> String, cut: &mut bool) -> R<i32> {
+    fn single(&mut self, e: &Expr, what: Operand, at: Span, cut: &mut bool) -> R<i32> {
         // Numbers and single-value variables without allocating a list.
         match &e.kind {
             ExprKind::Number(n) => return Ok(*n),
@@ -71,14 +73,7 @@ impl Calc {
         let v = self.concrete(e, cut)?;
         match v.as_slice() {
             [x] => Ok(*x),
-            other => Err(error_at(
-                e.span,
-                format!(
-                    "{} needs a single value, got a list of {} values",
-                    what(),
-                    other.len()
-                ),
-            )),
+            other => Err(ops::not_single(what, at, other.len())),
         }
     }
 
@@ -98,21 +93,17 @@ impl Calc {
                     self.charge(e, items.len())?;
                     items
                 }
-                None => return Err(error_at(e.span, format!("unknown variable '{}'", v.name))),
+                None => return Err(ops::unknown_variable(e.span, &v.name)),
             },
-            Neg(a) => vec![
-                self.single(a, &|| "operand of '-'".to_string(), cut)?
-                    .wrapping_neg(),
-            ],
+            Neg(a) => vec![self.single(a, Operand::Neg, e.span, cut)?.wrapping_neg()],
             Binary {
                 op,
                 op_span,
                 lhs,
                 rhs,
             } => {
-                let sym = op.symbol();
-                let a = self.single(lhs, &|| format!("left operand of '{sym}'"), cut)?;
-                let b = self.single(rhs, &|| format!("right operand of '{sym}'"), cut)?;
+                let a = self.single(lhs, Operand::Left(*op), *op_span, cut)?;
+                let b = self.single(rhs, Operand::Right(*op), *op_span, cut)?;
                 vec![ops::binary(*op, a, b).map_err(|m| error_at(*op_span, m))?]
             }
             Aggregate(agg, a) => {
@@ -121,17 +112,16 @@ impl Calc {
                 if let Filter {
                     drop,
                     selector,
+                    selector_span,
                     n,
                     list,
-                    ..
                 } = &a.kind
                     && selector.is_comparison()
                     && let Var(var) = &list.kind
                     && let Some(slot) = var.slot
                     && (slot as usize) < self.env.len()
                 {
-                    let k =
-                        self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
+                    let k = self.single(n, Operand::Filter(*selector), *selector_span, cut)?;
                     let len = self.env[slot as usize].items.len();
                     self.charge(e, len)?;
                     let val = &self.env[slot as usize];
@@ -153,8 +143,12 @@ impl Calc {
                     ast::Aggregate::Count => v.len() as i32,
                 }]
             }
-            Repeat { count, body, .. } => {
-                let n = self.single(count, &|| "left operand of '#'".to_string(), cut)?;
+            Repeat {
+                count,
+                op_span,
+                body,
+            } => {
+                let n = self.single(count, Operand::Count, *op_span, cut)?;
                 let n = n.max(0) as usize;
                 let v = if n > 0 {
                     self.concrete(body, cut)?
@@ -165,9 +159,9 @@ impl Calc {
                 self.charge(e, n * v.len())?;
                 v.repeat(n)
             }
-            Range { lo, hi, .. } => {
-                let a = self.single(lo, &|| "left operand of '..'".to_string(), cut)?;
-                let b = self.single(hi, &|| "right operand of '..'".to_string(), cut)?;
+            Range { lo, op_span, hi } => {
+                let a = self.single(lo, Operand::RangeStart, *op_span, cut)?;
+                let b = self.single(hi, Operand::RangeEnd, *op_span, cut)?;
                 let len = (i64::from(b) - i64::from(a) + 1).max(0) as usize;
                 too_long(e, len)?;
                 self.charge(e, len)?;
@@ -200,7 +194,7 @@ impl Calc {
                 n,
                 list,
             } => {
-                let k = self.single(n, &|| format!("operand of '{}'", selector.symbol()), cut)?;
+                let k = self.single(n, Operand::Filter(*selector), *selector_span, cut)?;
                 let l = self.concrete(list, cut)?;
                 self.charge(e, l.len())?;
                 ops::filter(*selector, *drop, k, &l).map_err(|m| error_at(*selector_span, m))?

@@ -11,6 +11,7 @@ use super::matches;
 use super::ops;
 use super::pool::{Keep, LazyPool};
 use crate::ast::{self, Expr, ExprKind, Selector};
+use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
 use alea_prob::{Budget, Dist, Order, ProbError};
 use std::collections::HashMap;
@@ -113,19 +114,13 @@ impl Calc {
         Ok(d.map(|v| Val::list(v.clone())))
     }
 
-    /// The distribution of a single-value operand; `what` names it in the error.
-    fn scalar(&mut self, e: &Expr, what: &dyn Fn() -> String) -> R<Dist<(i32, bool)>> {
+    /// The distribution of a single-value operand; its error names `what` at `at` (the
+    /// place the roller reports it, see [`ops::not_single`]).
+    fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
         let d = self.dist(e, false)?;
         d.try_map(|v| match v.items.as_slice() {
             [x] => Ok((*x, v.cut)),
-            other => Err(error_at(
-                e.span,
-                format!(
-                    "{} needs a single value, got a list of {} values",
-                    what(),
-                    other.len()
-                ),
-            )),
+            other => Err(ops::not_single(what, at, other.len())),
         })
     }
 
@@ -145,10 +140,10 @@ impl Calc {
             Empty => Dist::certain(Val::list(vec![])),
             Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
                 Some(val) => Dist::certain(val.clone()),
-                None => return Err(error_at(e.span, format!("unknown variable '{}'", v.name))),
+                None => return Err(ops::unknown_variable(e.span, &v.name)),
             },
             Neg(a) => {
-                let d = self.scalar(a, &|| "operand of '-'".to_string())?;
+                let d = self.scalar(a, Operand::Neg, e.span)?;
                 d.map(|(x, cut)| Val {
                     items: vec![x.wrapping_neg()],
                     cut: *cut,
@@ -161,8 +156,8 @@ impl Calc {
                 rhs,
             } => {
                 let sym = op.symbol();
-                let a = self.scalar(lhs, &|| format!("left operand of '{sym}'"))?;
-                let b = self.scalar(rhs, &|| format!("right operand of '{sym}'"))?;
+                let a = self.scalar(lhs, Operand::Left(*op), *op_span)?;
+                let b = self.scalar(rhs, Operand::Right(*op), *op_span)?;
                 let mut err = None;
                 // Pairs of plain numbers, made lists once merged: sorting millions of one-value
                 // lists (a pointer chase per comparison) would dominate `d3000 * d3000`.
@@ -188,15 +183,12 @@ impl Calc {
                 })
             }
             Die(a) => {
-                let n = self.scalar(a, &|| "operand of 'd'".to_string())?;
+                let n = self.scalar(a, Operand::Die, e.span)?;
                 let max = self.budget.max_outcomes();
                 let span = e.span;
                 self.mix(&n, span, "d", |this, &(n, cut)| {
                     if n < 1 {
-                        return Err(error_at(
-                            span,
-                            format!("die size must be at least 1 (got {n})"),
-                        ));
+                        return Err(ops::bad_die(span, n));
                     }
                     if n as usize > max {
                         return Err(error_at(
@@ -241,8 +233,8 @@ impl Calc {
                 body,
             } => return self.repeat(e, count, *op_span, body, ordered),
             Range { lo, op_span, hi } => {
-                let a = self.scalar(lo, &|| "left operand of '..'".to_string())?;
-                let b = self.scalar(hi, &|| "right operand of '..'".to_string())?;
+                let a = self.scalar(lo, Operand::RangeStart, *op_span)?;
+                let b = self.scalar(hi, Operand::RangeEnd, *op_span)?;
                 // Every pair has p > 0, so the longest list is reachable: checked (and its
                 // size charged) before any list is built.
                 let len = |x: i32, y: i32| i64::from(y) - i64::from(x) + 1;
@@ -396,7 +388,7 @@ impl Calc {
         body: &Expr,
         ordered: bool,
     ) -> R<Repr> {
-        let n = self.scalar(count, &|| "left operand of '#'".to_string())?;
+        let n = self.scalar(count, Operand::Count, op_span)?;
         if n.outcomes().all(|(k, _)| *k <= 0) {
             // The body is never evaluated, so its errors are unreachable (`0#(1/0)` is `()`).
             return Ok(Repr::Dist(n.map(|(_, cut)| Val {
@@ -490,7 +482,7 @@ impl Calc {
         ordered: bool,
     ) -> R<Repr> {
         let positional = matches!(selector, Selector::First | Selector::Last);
-        let nd = self.scalar(n, &|| format!("operand of '{}'", selector.symbol()))?;
+        let nd = self.scalar(n, Operand::Filter(selector), selector_span)?;
         let l = self.eval(list, positional || ordered)?;
         if let (Repr::Pool(p), 1) = (&l, nd.len()) {
             let (k, cut) = *nd.outcomes().next().expect("one outcome");
@@ -502,10 +494,7 @@ impl Calc {
                 }
                 if !positional {
                     if k < 0 {
-                        return Err(error_at(
-                            selector_span,
-                            format!("negative count {k} for '{}'", selector.symbol()),
-                        ));
+                        return Err(ops::negative_count(selector_span, selector, k));
                     }
                     let order = if selector == Selector::High {
                         Order::Descending

@@ -291,5 +291,5 @@ pub fn calculate_expr(
 }
 
 fn not_single(at: Span, k: usize) -> Diagnostic {
-    Diagnostic::error(format!("result is not a single value (list of {k} values)")).with_span(at)
+    *ops::result_not_single(at, k)
 }

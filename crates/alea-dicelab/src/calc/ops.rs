@@ -2,6 +2,10 @@
 //! crate's shared [`crate::ops`] (the same code the sampler runs) with string errors.
 
 use crate::ast::{BinOp, Selector};
+// The errors are the crate's, built in one place for every mode.
+pub(crate) use crate::ops::{
+    bad_die, negative_count, not_single, result_not_single, unknown_variable, while_iterations,
+};
 
 /// `a OP b` on single values, or the error message.
 pub(crate) fn binary(op: BinOp, a: i32, b: i32) -> Result<i32, String> {
@@ -21,7 +25,7 @@ pub(crate) fn filter(
         return Ok(out);
     }
     if n < 0 {
-        return Err(format!("negative count {n} for '{}'", selector.symbol()));
+        return Err(crate::ops::negative_count_message(selector, n));
     }
     crate::ops::select_count(selector, drop, n as usize, &mut out, &mut Vec::new());
     Ok(out)

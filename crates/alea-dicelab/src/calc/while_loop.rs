@@ -201,10 +201,7 @@ impl Calc {
                 }
                 iterations += 1;
                 if iterations > MAX_ITERATIONS {
-                    return Err(error_at(
-                        e.span,
-                        format!("'while' exceeded {MAX_ITERATIONS} iterations"),
-                    ));
+                    return Err(super::ops::while_iterations(e.span, MAX_ITERATIONS));
                 }
                 if depth >= MAX_PATH {
                     return Err(error_at(
