@@ -402,3 +402,39 @@ fn repl_has_the_example_table_loaded() {
     assert!(lines.contains(&"trace on"), "{out}");
     assert!(lines.contains(&"  call <= 4 = 1"), "{out}");
 }
+
+#[test]
+fn set_overrides_any_symbol() {
+    let state = "examples/openholdem/state.json";
+    // `elapsed` is live-only: a default with a warning, or the value given by --set.
+    let r = alea(&["-e", "elapsed", "--state", state]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "0"), "{}", r.stderr);
+    assert!(r.stderr.contains("'elapsed'"), "{}", r.stderr);
+    let r = alea(&[
+        "-e",
+        "elapsed + userchair",
+        "--state",
+        state,
+        "--set",
+        "elapsed=30",
+        "--set",
+        "userchair=7",
+    ]);
+    assert_eq!((r.code, r.stdout.trim(), r.stderr.as_str()), (0, "37", ""));
+    // Usage errors: not a catalogue name, not a number, no state.
+    for (args, msg) in [
+        (
+            &["--state", state, "--set", "elapsd=1"][..],
+            "'elapsd' is not a symbol of the catalogue",
+        ),
+        (
+            &["--state", state, "--set", "elapsed=x"],
+            "'x' is not a number",
+        ),
+        (&["--set", "elapsed=1"], "--set needs a table state"),
+    ] {
+        let r = alea(&[&["-e", "1"], args].concat());
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(msg), "{args:?}: {}", r.stderr);
+    }
+}

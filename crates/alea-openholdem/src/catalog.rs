@@ -234,13 +234,13 @@ fn build() -> Vec<Entry> {
         "raisers and callers",
         History,
         "raischair firstraiserchair lastraiserchair nopponentstruelyraising nopponentscalling \
-         firstcallerchair lastcallerchair nopponentschecking nplayerscallshort",
+         firstcallerchair lastcallerchair",
     );
     words(
         o,
         "raisers and callers",
         Table,
-        "nopponentsbetting nopponentsfolded",
+        "nopponentschecking nplayerscallshort nopponentsbetting nopponentsfolded",
     );
     range(o, "raisers and callers", History, "raisbits#", 1, 4);
     range(o, "raisers and callers", History, "lastraised#", 1, 4);

@@ -2,8 +2,65 @@
 //! Each function cites the OH 14 engine whose meaning it follows.
 
 use crate::cards::{self, Card, HandEvaluator};
-use crate::state::TableState;
+use crate::catalog::{self, Prefix, Source};
+use crate::state::{SymbolProvider, TableState};
 use crate::symbols::{CardSet, Symbol};
+
+/// The value of a full-catalogue symbol, or the default and the warning to give when the state
+/// cannot tell it.
+pub(crate) fn catalog_symbol(
+    provider: &dyn SymbolProvider,
+    eval: &dyn HandEvaluator,
+    sym: Symbol,
+    name: &str,
+) -> Result<f64, (f64, String)> {
+    let (hero, board) = (provider.hero(), provider.board());
+    let source = catalog::source_of(sym, name);
+    let value = match (sym, source) {
+        (Symbol::Prefix(p @ (Prefix::Hand | Prefix::Board)), _) => {
+            let is_board = p == Prefix::Board;
+            let rest = &name[if is_board { 6 } else { 5 }..];
+            let flush = cards::plain_card_value(Symbol::TSuit(CardSet::Common), hero, board)
+                .map_or(0, |s| s as u8);
+            let flush_ranks = board
+                .iter()
+                .filter(|c| c.suit == flush)
+                .fold(0u32, |m, c| m | 1 << c.rank);
+            let cs = if is_board { board } else { hero };
+            let hit = crate::handexpr::parse(rest)
+                .is_some_and(|e| crate::handexpr::matches(&e, cs, is_board, flush_ranks));
+            Some(f64::from(u8::from(hit)))
+        }
+        (_, Source::Table | Source::History) => provider.catalog_value(name),
+        (_, Source::Cards) => card_value(name, hero, board, eval),
+        (_, Source::Constant) => Some(0.0),
+        (_, Source::Live(_)) => None,
+    };
+    if let Some(v) = value {
+        return Ok(v);
+    }
+    let (default, why) = match source {
+        Source::Live(d) => (d, "is known only at a live table"),
+        _ => (
+            catalog::history_default(name),
+            "comes from the hand's betting history (the state's \"history\")",
+        ),
+    };
+    Err((
+        default,
+        format!(
+            "symbol '{name}' {why} and the state does not give it: {} (or set it in the state's \"symbols\")",
+            crate::ops::format_value(default)
+        ),
+    ))
+}
+
+/// `PREFLOP_POS` for `n` dealt and deal position `pos` (0 when out of the table).
+pub(crate) fn preflop_pos(n: usize, pos: usize) -> f64 {
+    pos.checked_sub(1)
+        .and_then(|i| PREFLOP_POS[n.min(10)].get(i))
+        .map_or(0.0, |&v| f64::from(v))
+}
 
 /// OH 14's position classes by players dealt (`CSymbolEnginePokerAction::PreflopPos`):
 /// `PREFLOP_POS[n][dealposition − 1]`, SB 1, BB 2, early 3, middle 4, late 5, dealer 6.
@@ -184,13 +241,21 @@ impl TableState {
             }
             "betposition" => self.bet_position(hero),
             "dealposition" => self.deal_position(hero),
-            "ac_preflop_pos" => {
-                let pos = self.deal_position(hero) as usize;
-                let table = PREFLOP_POS[self.ndealt().min(10)];
-                pos.checked_sub(1)
-                    .and_then(|i| table.get(i))
-                    .map_or(0.0, |&v| f64::from(v))
+            "ac_preflop_pos" => preflop_pos(self.ndealt(), self.deal_position(hero) as usize),
+            // CSymbolEngineChecksBetsFolds: players in the hand below the largest bet, and
+            // opponents in the hand with nothing in this round.
+            "nplayerscallshort" => {
+                let top = self.players.iter().map(|p| p.bet).fold(0.0, f64::max);
+                self.players
+                    .iter()
+                    .filter(|p| p.playing && p.bet < top)
+                    .count() as f64
             }
+            "nopponentschecking" => self
+                .players
+                .iter()
+                .filter(|p| p.playing && p.chair != hero && p.bet == 0.0)
+                .count() as f64,
             "ac_postflop_pos" => {
                 let pos = self.bet_position(hero) as usize;
                 let n = self.players.iter().filter(|p| p.playing).count();

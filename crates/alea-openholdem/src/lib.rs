@@ -40,6 +40,7 @@ mod catalog_eval;
 mod compile;
 mod evaluate;
 mod handexpr;
+mod history;
 mod lexer;
 mod lint;
 mod machine;
@@ -55,7 +56,7 @@ mod upgrade;
 
 pub use ast::{Ast, BinOp, Expr, Node, NodeId, UnOp};
 pub use cards::{AleaCards, Card, Equity, HandEvaluator};
-pub use catalog::{Entry, Prefix, Source, catalogue, markdown_table};
+pub use catalog::{Entry, Prefix, Source, catalogue, is_known, markdown_table};
 pub use compile::{
     AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_expr, compile_file,
     compile_profile, standard_functions,
@@ -64,6 +65,7 @@ pub use evaluate::{
     DebugValue, Evaluation, FunctionValue, MAIN_OPENPPL_FUNCTIONS, Request, Selection, evaluate,
     selected_functions,
 };
+pub use history::{Action, ActionKind};
 pub use machine::{Machine, PrwinReport, RunOptions};
 pub use ohf::HandList;
 pub use openppl::{ACTION_VALUES, action_constant, describe_decision};

@@ -8,7 +8,7 @@
 //! * `random`: new per reference.
 
 use crate::cards::{self, AleaCards, HandEvaluator, PvFacts};
-use crate::catalog::{self, Prefix, Source};
+use crate::catalog::Prefix;
 use crate::compile::{Instr, Located, NO_NODE, Program};
 use crate::ops;
 use crate::state::{SymbolProvider, is_table_symbol};
@@ -1014,57 +1014,18 @@ impl Machine<'_> {
         let Some(provider) = &self.provider else {
             return Ok(0.0);
         };
-        let (hero, board) = (provider.hero(), provider.board());
-        let source = catalog::source_of(sym, name);
-        let value =
-            match (sym, source) {
-                (Symbol::Prefix(p @ (Prefix::Hand | Prefix::Board)), _) => {
-                    let is_board = p == Prefix::Board;
-                    let rest = &name[if is_board { 6 } else { 5 }..];
-                    let flush = crate::cards::plain_card_value(
-                        Symbol::TSuit(crate::symbols::CardSet::Common),
-                        hero,
-                        board,
-                    )
-                    .map_or(0, |s| s as u8);
-                    let flush_ranks = board
-                        .iter()
-                        .filter(|c| c.suit == flush)
-                        .fold(0u32, |m, c| m | 1 << c.rank);
-                    let cards = if is_board { board } else { hero };
-                    Some(crate::handexpr::parse(rest).is_some_and(|e| {
-                        crate::handexpr::matches(&e, cards, is_board, flush_ranks)
-                    }))
-                    .map(|b| f64::from(u8::from(b)))
+        let eval = self.evaluator.clone();
+        match crate::catalog_eval::catalog_symbol(provider.as_ref(), eval.as_ref(), sym, name) {
+            Ok(v) => Ok(v),
+            Err((default, msg)) => {
+                if self.options.strict {
+                    return Err(self.located(pc, Diagnostic::error(msg)));
                 }
-                (_, Source::Table) => provider.catalog_value(name),
-                (_, Source::Cards) => {
-                    let eval = self.evaluator.clone();
-                    crate::catalog_eval::card_value(name, hero, board, eval.as_ref())
-                }
-                (_, Source::Constant) => Some(0.0),
-                (_, Source::History | Source::Live(_)) => None,
-            };
-        if let Some(v) = value {
-            return Ok(v);
+                let w = self.located(pc, Diagnostic::warning(msg));
+                self.warnings.push(*w);
+                Ok(default)
+            }
         }
-        let (default, why) = match source {
-            Source::Live(d) => (d, "is known only at a live table"),
-            _ => (
-                crate::catalog::history_default(name),
-                "comes from the hand's betting history",
-            ),
-        };
-        let msg = format!(
-            "symbol '{name}' {why} and the state does not give it: {} (set it in the state's \"symbols\")",
-            crate::ops::format_value(default)
-        );
-        if self.options.strict {
-            return Err(self.located(pc, Diagnostic::error(msg)));
-        }
-        let w = self.located(pc, Diagnostic::warning(msg));
-        self.warnings.push(*w);
-        Ok(default)
     }
 }
 

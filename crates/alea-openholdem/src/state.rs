@@ -129,6 +129,8 @@ pub struct TableState {
     pub seed: Option<u64>,
     /// Symbols given outright (`"symbols": {"elapsed": 30}`), by name.
     pub symbols: Vec<(String, f64)>,
+    /// The hand's actions by round (`history`), when the state tells them.
+    pub history: Option<Vec<Vec<crate::history::Action>>>,
 }
 
 /// A state file problem: the JSON path (`players[2].chair`) and what is wrong, or a syntax error
@@ -252,6 +254,12 @@ fn cards(v: Option<&Value>, path: &str, seen: &mut u64) -> Result<Vec<Card>, Sta
 }
 
 impl TableState {
+    /// Sets a symbol's value outright (`--set NAME=VALUE`): it wins over any computed value.
+    pub fn set_symbol(&mut self, name: &str, value: f64) {
+        self.symbols.retain(|(n, _)| n != name);
+        self.symbols.push((name.to_string(), value));
+    }
+
     /// Parses and validates a state document.
     pub fn from_json(text: &str) -> Result<TableState, StateError> {
         let root: Value = serde_json::from_str(text).map_err(|e| StateError {
@@ -287,6 +295,7 @@ impl TableState {
                 "memory",
                 "seed",
                 "symbols",
+                "history",
             ],
             "",
         )?;
@@ -422,7 +431,13 @@ impl TableState {
             }
             Some(v) => return err("symbols", format!("expected an object, found {}", kind(v))),
         }
+        let chairs: Vec<u8> = players.iter().map(|p| p.chair).collect();
+        let history = match obj.get("history") {
+            None => None,
+            Some(v) => Some(crate::history::parse(v, betround, &chairs)?),
+        };
         Ok(TableState {
+            history,
             symbols,
             nchairs,
             userchair,
@@ -455,7 +470,7 @@ impl TableState {
         self.players.iter().map(|p| p.bet).fold(0.0, f64::max)
     }
 
-    fn bet_of_round(&self, r: u8) -> f64 {
+    pub(crate) fn bet_of_round(&self, r: u8) -> f64 {
         if self.limit == Limit::FixedLimit && r >= 3 {
             self.bigbet
         } else {
@@ -683,6 +698,7 @@ impl SymbolProvider for TableState {
             return Some(self.chair_of(n).map_or(0.0, |c| f64::from(1u32 << c)));
         }
         self.catalog_table_value(name)
+            .or_else(|| self.history.as_ref().and_then(|_| self.history_value(name)))
     }
 }
 

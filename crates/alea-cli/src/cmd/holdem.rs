@@ -64,6 +64,35 @@ pub struct Args {
     /// prwin opponents (overrides f$prwin_number_of_opponents).
     #[arg(long)]
     pub opponents: Option<u32>,
+    /// Give a symbol this value, over the state's and any computed one (repeatable; needs
+    /// --state): `--set elapsed=30 --set raischair=3`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Applies `--set NAME=VALUE` to the state.
+fn apply_set(state: Option<&mut TableState>, set: &[String]) -> Result<(), String> {
+    if set.is_empty() {
+        return Ok(());
+    }
+    let Some(state) = state else {
+        return Err("--set needs a table state (--state FILE.json)".to_string());
+    };
+    for s in set {
+        let Some((name, value)) = s.split_once('=') else {
+            return Err(format!("--set {s}: expected NAME=VALUE"));
+        };
+        if !alea_openholdem::is_known(name) {
+            return Err(format!(
+                "--set {s}: '{name}' is not a symbol of the catalogue"
+            ));
+        }
+        match value.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => state.set_symbol(name, v),
+            _ => return Err(format!("--set {s}: '{value}' is not a number")),
+        }
+    }
+    Ok(())
 }
 
 /// Reads a formula or state file. Text that is not UTF-8 is read as Latin-1 (Windows editors
@@ -239,7 +268,7 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(e) = unknown_function_check(program, &args.functions) {
         return crate::common::usage_error(e);
     }
-    let state = match &args.state {
+    let mut state = match &args.state {
         Some(path) => match load_state(path) {
             Ok(s) => Some(s),
             Err(e) => {
@@ -249,6 +278,9 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => None,
     };
+    if let Err(e) = apply_set(state.as_mut(), &args.set) {
+        return crate::common::usage_error(e);
+    }
     let seed = args
         .seed
         .or(state.as_ref().and_then(|s| s.seed))

@@ -1,0 +1,157 @@
+//! Betting history in the state (issue 12 part 6): the symbols OH 14's history, raisers,
+//! callers and positions engines provide, computed from the hand's actions.
+
+use alea_core::SourceFile;
+use alea_openholdem::{Machine, TableState, compile_expr, format_value};
+
+/// Six chairs, the button in 5, the hero in 2, blinds 0.5/1, everyone starts with 100.
+/// Preflop: 0 posts 0.5, 1 posts 1, the hero raises to 3, 3 folds, 4 calls 3, 5 raises to 9,
+/// 0 and 1 fold, the hero calls 9, 4 calls 9. The pot is 0.5 + 1 + 3 · 9 = 28.5.
+/// Flop Q♥9♥3♠: the hero checks, 4 bets 10, 5 raises to 30; the hero is to act with 91.
+const HAND: &str = r#"{"nchairs": 6, "userchair": 2, "dealerchair": 5, "sblind": 0.5, "bblind": 1,
+ "pots": [28.5], "hero": ["Ah", "Kh"], "board": ["Qh", "9h", "3s"],
+ "players": [{"chair": 0, "balance": 99.5, "playing": false}, {"chair": 1, "balance": 99, "playing": false},
+   {"chair": 2, "balance": 91}, {"chair": 3, "balance": 100, "playing": false},
+   {"chair": 4, "balance": 81, "bet": 10}, {"chair": 5, "balance": 61, "bet": 30}],
+ "history": [
+   [{"chair": 0, "action": "sb", "to": 0.5}, {"chair": 1, "action": "bb", "to": 1},
+    {"chair": 2, "action": "raise", "to": 3}, {"chair": 3, "action": "fold"},
+    {"chair": 4, "action": "call"}, {"chair": 5, "action": "raise", "to": 9},
+    {"chair": 0, "action": "fold"}, {"chair": 1, "action": "fold"},
+    {"chair": 2, "action": "call"}, {"chair": 4, "action": "call"}],
+   [{"chair": 2, "action": "check"}, {"chair": 4, "action": "bet", "to": 10},
+    {"chair": 5, "action": "raise", "to": 30}]]}"#;
+
+fn eval(state: &str, expr: &str) -> (String, Vec<String>) {
+    let p = compile_expr(None, SourceFile::new("<expr>", expr.to_string()))
+        .program
+        .unwrap_or_else(|| panic!("{expr} does not load"));
+    let mut m = Machine::new(&p);
+    m.set_state(Box::new(TableState::from_json(state).unwrap()));
+    m.begin_run();
+    let v = m
+        .eval_expr()
+        .map_or_else(|e| e.diagnostic.message.clone(), format_value);
+    let w = m
+        .warnings()
+        .iter()
+        .map(|w| w.diagnostic.message.clone())
+        .collect();
+    (v, w)
+}
+
+#[test]
+fn history_symbols_from_the_actions() {
+    let cases = [
+        // The hero's actions (CSymbolEngineHistory): raised and called preflop, checked now.
+        ("didrais", "0"),
+        ("didchec", "1"),
+        ("didraisround1", "1"),
+        ("didcallround1", "1"),
+        ("didfoldround1", "0"),
+        ("didchecround2", "1"),
+        ("didbetsizeround1", "0"),
+        // k_prevaction_check.
+        ("prevaction", "0"),
+        // Six dealt preflop; on the flop 2, 4 and 5 remain.
+        ("nplayersround1", "6"),
+        ("nplayersround2", "3"),
+        ("nplayersround", "3"),
+        // The largest bet in bets of the round (the big blind): 9 preflop, 30 now.
+        ("nbetsround1", "9"),
+        ("nbetsround2", "30"),
+        ("nbetsround", "30"),
+        // Raises: preflop 2 (3 > 1) and 5 (9 > 3): 4 + 32; the flop 4 (10) and 5 (30): 16 + 32.
+        ("raisbits1", "36"),
+        ("raisbits2", "48"),
+        ("lastraised1", "5"),
+        ("lastraised2", "5"),
+        ("lastraised3", "-1"),
+        // Calls preflop: 4 (twice) and the hero: 16 + 4.
+        ("callbits1", "20"),
+        ("callbits2", "0"),
+        // Folds preflop: 3, 0, 1: 8 + 1 + 2.
+        ("foldbits1", "11"),
+        ("raischair", "5"),
+        ("lastraiserchair", "5"),
+        ("firstraiserchair", "4"),
+        ("nopponentstruelyraising", "2"),
+        ("nopponentscalling", "0"),
+        ("firstcallerchair", "-1"),
+        // Positions against the raiser (chair 5): playing 2, 4, 5 from the button's left, so
+        // the raiser's bet position is 3, his deal position 6; the hero's bet position is 1 and
+        // callposition = (1 + 3 − 3) mod 3 = 1. The raiser acts after the hero.
+        ("betpositionrais", "3"),
+        ("dealpositionrais", "6"),
+        ("callposition", "1"),
+        ("ac_agchair_after", "1"),
+        // The raiser is the button: PreflopPos 6 of 6 dealt is 6.
+        ("ac_prefloprais_pos", "6"),
+        // Table symbols: 2 (0 in) and 4 (10 in) are below 30; no opponent has 0 in.
+        ("nplayerscallshort", "2"),
+        ("nopponentschecking", "0"),
+        // hi_: balances when the hero acted. After preflop the hero had 91 (nothing in on the
+        // flop yet), chair 4 had 81 + 10 = 91, chair 5 61 + 30 = 91; the hero did not act on
+        // the turn: 0. The stacks of those still in after preflop: 91, 91, 91.
+        ("hi_balance1", "91"),
+        ("hi_balance2", "91"),
+        ("hi_balance3", "0"),
+        ("hi_balance41", "91"),
+        ("hi_balance51", "91"),
+        ("hi_stack01", "91"),
+        ("hi_stack31", "0"),
+    ];
+    let mut failures = Vec::new();
+    for (expr, want) in cases {
+        let (got, w) = eval(HAND, expr);
+        if got != want || !w.is_empty() {
+            failures.push(format!("{expr} => {got} {w:?}, want {want}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // prwin of an earlier round only a live table saw: a default with a warning.
+    let (v, w) = eval(HAND, "hi_prwin1");
+    assert_eq!((v.as_str(), w.len()), ("0", 1));
+}
+
+#[test]
+fn without_a_history_the_defaults_warn() {
+    let state = HAND.split(",\n \"history\"").next().unwrap().to_string() + "}";
+    let (v, w) = eval(&state, "raischair");
+    assert_eq!(v, "-1");
+    assert!(w[0].contains("betting history"), "{w:?}");
+    // The state's "symbols" (and so --set) win over the history.
+    let given = HAND.replace("\"pots\"", "\"symbols\": {\"raischair\": 4}, \"pots\"");
+    assert_eq!(eval(&given, "raischair"), ("4".to_string(), vec![]));
+}
+
+#[test]
+fn history_errors_name_the_path() {
+    let err = |from: &str, to: &str| {
+        TableState::from_json(&HAND.replace(from, to))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err(
+            r#""action": "bet", "to": 10"#,
+            r#""action": "bet", "to": 0"#
+        ),
+        "history[1][1].to: a raise to 0 does not exceed the bet of 0"
+    );
+    assert_eq!(
+        err(
+            r#"{"chair": 3, "action": "fold"}"#,
+            r#"{"chair": 7, "action": "fold"}"#
+        ),
+        "history[0][3].chair: chair 7 has no entry in players"
+    );
+    assert!(
+        err(r#""action": "check""#, r#""action": "limp""#)
+            .starts_with("history[1][0].action: unknown action \"limp\"")
+    );
+    assert_eq!(
+        err(r#""to": 30}]]"#, r#""to": 30}], [], []]"#),
+        "history: 4 rounds, but the board makes this betting round 2"
+    );
+}
