@@ -42,6 +42,7 @@ mod randomizer;
 
 mod sim;
 mod spec;
+mod tables;
 
 /// The workspace's exact fraction type (from `alea-prob`), re-exported for the API's fractions.
 pub use alea_prob::Ratio;
@@ -62,6 +63,7 @@ pub use presets::{
 pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
 pub use sim::{DENSE_BUDGET, GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};
+pub use tables::{StreamTables, TableOptions, stream_tables};
 
 /// The examples of `docs/blackjack.md`, compiled and run as doc tests.
 #[cfg(doctest)]
