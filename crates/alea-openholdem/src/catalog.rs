@@ -500,5 +500,31 @@ pub fn markdown_table() -> String {
             .join(" ");
         out.push_str(&format!("| {family} | {list} | {src} |\n"));
     }
+    for (family, names, src) in [
+        ("prefix: hand and board", "`hand$…` `board$…`", "computed"),
+        (
+            "prefix: chairs by name",
+            "`chair$NAME` `chairbit$NAME`",
+            "computed",
+        ),
+        (
+            "prefix: log and message box",
+            "`log$…` (1) `msgbox$…` (0)",
+            "constant",
+        ),
+        (
+            "prefix: live",
+            "`pt_…` `vs$…` `dll$…` `sitename$…` `network$…` `title$…` `load$…` `loadformula$…`",
+            "state, else 0",
+        ),
+        ("prefix: OpenPPL user variables", "`user…`", "computed"),
+        (
+            "prefix: memory",
+            "`me_st_…` `me_re_…` `me_inc_…` `me_add_…` `me_sub_…`",
+            "computed",
+        ),
+    ] {
+        out.push_str(&format!("| {family} | {names} | {src} |\n"));
+    }
     out
 }

@@ -175,3 +175,29 @@ fn documented_openppl_decision() {
     assert!(!want.is_empty());
     assert_eq!(got, want);
 }
+
+#[test]
+fn the_symbol_table_matches_the_catalogue() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openholdem.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (begin, end) = (
+        "<!-- symbol table: begin -->\n",
+        "<!-- symbol table: end -->",
+    );
+    let a = doc.find(begin).expect("begin marker") + begin.len();
+    let b = doc.find(end).expect("end marker");
+    let want = alea_openholdem::markdown_table();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, format!("{}{want}{}", &doc[..a], &doc[b..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &doc[a..b],
+        want,
+        "docs/openholdem.md's symbol table is stale: run UPDATE_DOCS=1 cargo test -p alea-openholdem --test docs"
+    );
+    // Every name of the catalogue is in the table.
+    for e in alea_openholdem::catalogue() {
+        assert!(doc[a..b].contains(&format!("`{}`", e.name)), "{}", e.name);
+    }
+}
