@@ -112,6 +112,15 @@ impl Cancel {
         }
     }
 
+    /// A token sharing this one's flag that is also cancelled once `limit` has passed from
+    /// now (a host cancels the request's token; the run's deadline starts when it runs).
+    pub fn limited(&self, limit: Duration) -> Cancel {
+        Cancel {
+            flag: self.flag.clone(),
+            ..Cancel::with_timeout(limit)
+        }
+    }
+
     /// Asks every computation running under this token (or a clone) to stop.
     pub fn cancel(&self) {
         if let Some(f) = &self.flag {

@@ -46,7 +46,8 @@ pub fn run(args: Args) -> ExitCode {
     if args.open {
         open_browser(&url);
     }
-    running.join();
+    // SIGTERM or Ctrl-C: stop accepting, let in-flight requests finish, exit 0.
+    running.stop_on_signal();
     ExitCode::SUCCESS
 }
 
