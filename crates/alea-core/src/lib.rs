@@ -9,6 +9,7 @@
 //! * [`suggest`]: "did you mean …" for names checked against a list.
 //! * [`Rng`]: the portable seeded generator of `rng.md` (xoshiro256++ seeded by SplitMix64 with
 //!   Lemire's `below`). Same seed, same result, on every platform and in every release.
+//! * [`js_number`]: the one JavaScript-style number formatter (`Number::toString`).
 //! * [`Limits`] and [`Fuel`]: the resource budgets that stop hostile programs with a clear error
 //!   instead of a crash, hang or out-of-memory.
 //!
@@ -30,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 mod diagnostic;
+mod jsnum;
 mod limits;
 mod rng;
 mod source;
@@ -37,6 +39,7 @@ mod span;
 pub mod suggest;
 
 pub use diagnostic::{Diagnostic, JsonDiagnostic, Label, RenderOptions, Severity};
+pub use jsnum::{js_number, write_js_number};
 pub use limits::{Cancel, Fuel, LimitExceeded, Limits, POLL_STEPS};
 pub use rng::Rng;
 pub use source::SourceFile;

@@ -97,6 +97,10 @@ pub struct SizeLimits {
     pub object: usize,
     /// User call depth (callbacks included).
     pub depth: u32,
+    /// Bytes of texts, lists and objects one run may create, counted when each is made
+    /// (deterministic: the same script stops at the same point on every machine). Steps run
+    /// out first under the default budget; this bounds runs with a much larger `--fuel`.
+    pub memory: usize,
 }
 
 impl Default for SizeLimits {
@@ -106,6 +110,7 @@ impl Default for SizeLimits {
             list: 100_000,
             object: 10_000,
             depth: 500,
+            memory: 64 << 20,
         }
     }
 }
@@ -123,6 +128,8 @@ pub struct Interp<'a> {
     base: usize,
     closure: Option<Rc<Closure>>,
     pub fuel: u64,
+    /// Bytes left of [`SizeLimits::memory`].
+    pub memory: usize,
     depth: u32,
     pub host: &'a dyn Host,
     pub formatter: &'a dyn Formatter,
@@ -149,6 +156,7 @@ impl<'a> Interp<'a> {
             base: 0,
             closure: None,
             fuel,
+            memory: limits.memory,
             depth: 0,
             host,
             formatter,
@@ -182,7 +190,7 @@ impl<'a> Interp<'a> {
     /// Out of line: every node pays for [`Interp::burn`], none for building this error.
     #[cold]
     #[inline(never)]
-    fn out_of_steps(&mut self, span: Span) -> R<()> {
+    pub(crate) fn out_of_steps(&mut self, span: Span) -> R<()> {
         self.fuel = 0;
         fail("Script ran out of steps", span)
     }
@@ -507,6 +515,7 @@ impl<'a> Interp<'a> {
                 for item in items {
                     out.push(self.eval(item)?);
                 }
+                self.alloc_items(out.len(), span)?;
                 Ok(Value::list(out))
             }
             NodeKind::Object(entries) => {
@@ -516,6 +525,7 @@ impl<'a> Interp<'a> {
                     map.insert(k.clone(), v);
                 }
                 self.check_object(map.len(), span)?;
+                self.alloc_items(2 * map.len(), span)?;
                 Ok(Value::Object(Rc::new(map)))
             }
             NodeKind::Func(index) => Ok(self.make_closure(*index)),
@@ -541,7 +551,7 @@ impl<'a> Interp<'a> {
                 for a in args {
                     values.push(self.eval(a)?);
                 }
-                b.call(&values, self.host.now()).or_else(|e| fail(e, span))
+                self.call_builtin(*b, &values, span)
             }
             NodeKind::Was(kind, arg) => self.was(*kind, arg, span),
             NodeKind::Const(_)

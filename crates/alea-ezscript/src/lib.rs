@@ -39,6 +39,7 @@ mod members;
 mod ops;
 mod parser;
 mod program;
+mod render;
 mod resolve;
 mod text;
 mod value;
@@ -56,6 +57,7 @@ pub use parser::{MAX_NESTING, line_col};
 pub use program::{
     ALERT_FUEL, DEFAULT_FUEL, Env, MAX_SOURCE, Outcome, Program, Rendered, Template, parse_script,
 };
+pub use render::MAX_RENDER;
 pub use value::{Map, Value, format_number, number_to_json};
 
 /// Native stack a run needs in the worst case the limits allow (500 nested user calls, each

@@ -68,6 +68,22 @@ impl Interp<'_> {
         args: &[Value],
         span: Span,
     ) -> R<Value> {
+        let v = self.list_method_inner(items, name, args, span)?;
+        if let Value::List(out) = &v {
+            // The new list's memory (a `reduce` may return an existing list: counted again,
+            // a conservative bound).
+            self.alloc_items(out.len(), span)?;
+        }
+        Ok(v)
+    }
+
+    fn list_method_inner(
+        &mut self,
+        items: Rc<Vec<Value>>,
+        name: &str,
+        args: &[Value],
+        span: Span,
+    ) -> R<Value> {
         let check = |min, max| arity(name, args, min, max).or_else(|e| fail(e, span));
         let count = |v: &Value| count_arg(v, name).or_else(|e| fail(e, span));
         match name {

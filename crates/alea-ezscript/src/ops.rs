@@ -8,6 +8,7 @@
 use crate::ast::BinOp;
 use crate::interp::{Interp, R, fail, num_op};
 use crate::ir::Node;
+use crate::render::{Render, RenderError};
 use crate::value::Value;
 use alea_core::Span;
 use std::rc::Rc;
@@ -76,15 +77,17 @@ impl Interp<'_> {
             BinOp::Add => match (&x, &y) {
                 (Value::Text(_), Value::Text(_) | Value::Number(_) | Value::Bool(_))
                 | (Value::Number(_) | Value::Bool(_), Value::Text(_)) => {
-                    let mut s = String::new();
-                    x.write_display(&mut s, false);
-                    y.write_display(&mut s, false);
-                    self.text(s, span)
+                    // Texts, numbers and bools: as long as their parts, no steps of their own.
+                    let mut r = Render::new(usize::MAX, u64::MAX);
+                    let _ = r.display(&x, false);
+                    let _ = r.display(&y, false);
+                    self.text(r.out, span)
                 }
                 (Value::List(a), Value::List(b)) => {
                     let n = a.len() + b.len();
                     self.check_list(n, span)?;
                     self.burn(n as u64, span)?;
+                    self.alloc_items(n, span)?;
                     let mut out = Vec::with_capacity(n);
                     out.extend(a.iter().cloned());
                     out.extend(b.iter().cloned());
@@ -149,6 +152,7 @@ impl Interp<'_> {
         if s.len() > self.limits.text && s.chars().count() > self.limits.text {
             return fail("Text is too long", span);
         }
+        self.alloc(s.len(), span)?;
         Ok(Value::from(s))
     }
 
@@ -166,51 +170,58 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// The display rule within the text limit, paying one step per item visited.
+    /// The display rule within the text limit, paying one step per item visited and one per
+    /// 64 bytes of text: [`Render`], the writer every rendering shares, bounded by the text
+    /// limit and the steps left.
     pub fn display(&mut self, v: &Value, span: Span) -> R<String> {
-        let mut out = String::new();
-        self.display_into(v, &mut out, false, span)?;
+        let mut r = Render::new(4 * self.limits.text, self.fuel);
+        let done = r.display(v, false);
+        match done {
+            Err(RenderError::OutOfSteps) => return self.out_of_steps(span).map(|_| String::new()),
+            Err(RenderError::TooLong) => {
+                self.burn(r.steps, span)?;
+                return fail("Text is too long", span);
+            }
+            Ok(()) => self.burn(r.steps, span)?,
+        }
+        let out = r.out;
         if out.len() > self.limits.text && out.chars().count() > self.limits.text {
             return fail("Text is too long", span);
         }
+        self.alloc(out.len(), span)?;
         Ok(out)
     }
 
-    fn display_into(&mut self, v: &Value, out: &mut String, nested: bool, span: Span) -> R<()> {
-        if out.len() > 4 * self.limits.text {
-            return fail("Text is too long", span);
+    /// Takes `bytes` from the run's memory budget ([`crate::SizeLimits::memory`]): every text, list
+    /// and object a run creates is counted when it is made, so memory is a budget of its own
+    /// whatever the step budget (`--fuel 1000000000` cannot reach gigabytes).
+    #[inline]
+    pub fn alloc(&mut self, bytes: usize, span: Span) -> R<()> {
+        match self.memory.checked_sub(bytes) {
+            Some(m) => {
+                self.memory = m;
+                Ok(())
+            }
+            None => self.out_of_memory(span),
         }
-        match v {
-            Value::List(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    self.burn(1, span)?;
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    self.display_into(item, out, true, span)?;
-                }
-                out.push(']');
-            }
-            Value::Object(map) => {
-                out.push('{');
-                for (i, (k, item)) in map.iter().enumerate() {
-                    self.burn(1, span)?;
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push_str(k);
-                    out.push_str(": ");
-                    self.display_into(item, out, true, span)?;
-                }
-                out.push('}');
-            }
-            Value::Text(s) => {
-                self.burn((s.len() / 64) as u64, span)?;
-                out.push_str(s);
-            }
-            _ => v.write_display(out, nested),
-        }
-        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_memory(&mut self, span: Span) -> R<()> {
+        self.memory = 0;
+        fail(
+            format!(
+                "Script ran out of memory (limit {} MiB)",
+                self.limits.memory >> 20
+            ),
+            span,
+        )
+    }
+
+    /// Takes the memory of a new list of `n` items.
+    #[inline]
+    pub fn alloc_items(&mut self, n: usize, span: Span) -> R<()> {
+        self.alloc(n.saturating_mul(std::mem::size_of::<Value>()), span)
     }
 }

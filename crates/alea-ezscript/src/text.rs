@@ -190,6 +190,11 @@ impl Interp<'_> {
         }
         if let Value::List(items) = &v {
             self.burn(items.len() as u64, span)?;
+            self.alloc_items(items.len(), span)?;
+            self.alloc(s.len(), span)?;
+        }
+        if let Value::Text(t) = &v {
+            self.alloc(t.len(), span)?;
         }
         Ok(v)
     }

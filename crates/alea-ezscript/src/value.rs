@@ -2,8 +2,8 @@
 
 use crate::host::HostObject;
 use crate::interp::Closure;
+use crate::render::Render;
 use indexmap::IndexMap;
-use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// The keys and values of an object, in insertion order.
@@ -61,49 +61,20 @@ impl Value {
         }
     }
 
-    /// The display rule of spec §1 (`toString`, templates, `join`, text `+`).
+    /// The display rule of spec §1 (`toString`, templates, `join`, text `+`), for the host:
+    /// within [`MAX_RENDER`](crate::MAX_RENDER) bytes (a longer rendering is cut there and ends
+    /// in `…`; runs render through the same writer within their own text limit and steps).
     pub fn display(&self) -> String {
-        let mut out = String::new();
-        self.write_display(&mut out, false);
-        out
-    }
-
-    /// Appends the display form; `nested` renders nothing as `null` (inside lists and objects).
-    pub fn write_display(&self, out: &mut String, nested: bool) {
-        match self {
-            Value::Nothing => {
-                if nested {
-                    out.push_str("null");
-                }
+        let mut r = Render::new(crate::render::MAX_RENDER, u64::MAX);
+        if r.display(self, false).is_err() {
+            let mut cut = r.out.len().min(crate::render::MAX_RENDER - 3);
+            while !r.out.is_char_boundary(cut) {
+                cut -= 1;
             }
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(x) => write_number(out, *x),
-            Value::Text(s) => out.push_str(s),
-            Value::List(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    item.write_display(out, true);
-                }
-                out.push(']');
-            }
-            Value::Object(map) => {
-                out.push('{');
-                for (i, (k, v)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push_str(k);
-                    out.push_str(": ");
-                    v.write_display(out, true);
-                }
-                out.push('}');
-            }
-            Value::Function(_) => out.push_str("<function>"),
-            Value::Host(h) => out.push_str(&h.display()),
+            r.out.truncate(cut);
+            r.out.push('…');
         }
+        r.out
     }
 
     /// Deep equality of spec §5.3: different kinds are unequal, numbers as f64, lists and
@@ -132,44 +103,22 @@ impl Value {
     }
 
     /// Converts to JSON as the CLI's `--json` does: non-finite numbers as texts, nothing as
-    /// `null`, functions as `"<function>"`, host objects by [`HostObject::to_json`].
+    /// `null`, functions as `"<function>"`, host objects by [`HostObject::to_json`]. Within
+    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes; a larger value gives the text `"<too large>"`.
     pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::Value as J;
-        match self {
-            Value::Nothing => J::Null,
-            Value::Bool(b) => J::Bool(*b),
-            Value::Number(x) => number_to_json(*x),
-            Value::Text(s) => J::String(s.to_string()),
-            Value::List(items) => J::Array(items.iter().map(Value::to_json).collect()),
-            Value::Object(map) => J::Object(
-                map.iter()
-                    .map(|(k, v)| (k.to_string(), v.to_json()))
-                    .collect(),
-            ),
-            Value::Function(_) => J::String("<function>".into()),
-            Value::Host(h) => h.to_json(),
-        }
+        Render::new(crate::render::MAX_RENDER, u64::MAX)
+            .json(self)
+            .unwrap_or_else(|_| serde_json::Value::String("<too large>".into()))
     }
 
-    /// Like [`Value::to_json`], but gives up (`None`) after visiting `budget` values: lists can
-    /// share items, so a small value can stand for an exponentially large tree.
+    /// Like [`Value::to_json`], but gives up (`None`) after visiting `budget` values (or past
+    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes): lists can share items, so a small value can
+    /// stand for an exponentially large tree. The visits are taken from `budget`.
     pub fn to_json_bounded(&self, budget: &mut u64) -> Option<serde_json::Value> {
-        use serde_json::Value as J;
-        *budget = budget.checked_sub(1)?;
-        Some(match self {
-            Value::List(items) => J::Array(
-                items
-                    .iter()
-                    .map(|v| v.to_json_bounded(budget))
-                    .collect::<Option<_>>()?,
-            ),
-            Value::Object(map) => J::Object(
-                map.iter()
-                    .map(|(k, v)| Some((k.to_string(), v.to_json_bounded(budget)?)))
-                    .collect::<Option<_>>()?,
-            ),
-            other => other.to_json(),
-        })
+        let mut r = Render::new(crate::render::MAX_RENDER, *budget);
+        let json = r.json(self).ok()?;
+        *budget -= r.steps;
+        Some(json)
     }
 
     /// Converts from JSON: `null` is nothing, numbers become f64, arrays lists, objects
@@ -238,93 +187,13 @@ pub fn number_to_json(x: f64) -> serde_json::Value {
     serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
-/// A number by ECMAScript's `Number::toString` (spec §1).
+/// A number by ECMAScript's `Number::toString` (spec §1): the workspace's one formatter,
+/// [`alea_core::js_number`].
 pub fn format_number(x: f64) -> String {
-    let mut s = String::new();
-    write_number(&mut s, x);
-    s
+    alea_core::js_number(x)
 }
 
-/// Appends a number by ECMAScript's `Number::toString`: shortest round-trip digits, exponent
-/// form outside 1e-7 ≤ |x| < 1e21, `-0` as `0`.
+/// Appends a number by the display rule ([`alea_core::write_js_number`]).
 pub fn write_number(out: &mut String, x: f64) {
-    if x.is_nan() {
-        out.push_str("NaN");
-        return;
-    }
-    if x.is_infinite() {
-        out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
-        return;
-    }
-    if x == 0.0 {
-        out.push('0');
-        return;
-    }
-    if x == x.trunc() && x.abs() < 1e15 {
-        // Fast path for whole numbers, the common case.
-        let _ = write!(out, "{}", x as i64);
-        return;
-    }
-    if x < 0.0 {
-        out.push('-');
-    }
-    // Rust's `{:e}` prints the shortest round-trip digits: `d[.ddd]e[-]N`.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i32;
-    let n = exp + 1;
-    if k <= n && n <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', (n - k) as usize));
-    } else if 0 < n && n <= 21 {
-        out.push_str(&digits[..n as usize]);
-        out.push('.');
-        out.push_str(&digits[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(&digits);
-    } else {
-        out.push_str(&digits[..1]);
-        if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if n > 0 { '+' } else { '-' });
-        let _ = write!(out, "{}", (n - 1).abs());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_display_like_javascript() {
-        let cases: &[(f64, &str)] = &[
-            (2.0, "2"),
-            (2.4, "2.4"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (1753035300000.0, "1753035300000"),
-            (1e21, "1e+21"),
-            (1e-7, "1e-7"),
-            (1.5e-7, "1.5e-7"),
-            (1e-6, "0.000001"),
-            (123e18, "123000000000000000000"),
-            (-0.0, "0"),
-            (f64::NAN, "NaN"),
-            (f64::INFINITY, "Infinity"),
-            (f64::NEG_INFINITY, "-Infinity"),
-            (-2.5, "-2.5"),
-            (21428.571428571428, "21428.571428571428"),
-            (1e15, "1000000000000000"),
-            (1.2345e25, "1.2345e+25"),
-        ];
-        for (x, want) in cases {
-            assert_eq!(format_number(*x), *want, "{x:?}");
-        }
-    }
+    alea_core::write_js_number(out, x)
 }

@@ -1,7 +1,5 @@
 //! The small value type that property lookups return, independent of any script engine.
 
-use std::fmt::Write as _;
-
 /// A tournament object, relative to the [`State`](crate::State) that produced it: ask the same
 /// state for its properties (a `previous` snapshot's objects belong to the snapshot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -130,58 +128,14 @@ impl Value {
     }
 }
 
-/// A number by EZScript's display rule (ECMAScript `Number::toString`): shortest round-trip
-/// digits, no `.0`, exponent form outside 1e-7 ≤ |x| < 1e21, `-0` → `0`.
+/// A number by EZScript's display rule (ECMAScript `Number::toString`): the workspace's one
+/// formatter, [`alea_core::js_number`].
 ///
 /// ```
 /// use alea_tournament::display_number;
 /// assert_eq!(display_number(2.4), "2.4");
-/// assert_eq!(display_number(1753035300000.0), "1753035300000");
 /// assert_eq!(display_number(1e21), "1e+21");
-/// assert_eq!(display_number(1e-7), "1e-7");
-/// assert_eq!(display_number(0.1 + 0.2), "0.30000000000000004");
-/// assert_eq!(display_number(-0.0), "0");
 /// ```
 pub fn display_number(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if x == 0.0 {
-        return "0".into();
-    }
-    // `{:e}` gives the shortest round-trip digits as d.ddddde±x.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let e: i32 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i32;
-    let n = e + 1; // position of the decimal point relative to the digits
-    let mut out = String::new();
-    if x < 0.0 {
-        out.push('-');
-    }
-    if k <= n && n <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', (n - k) as usize));
-    } else if 0 < n && n <= 21 {
-        out.push_str(&digits[..n as usize]);
-        out.push('.');
-        out.push_str(&digits[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(&digits);
-    } else {
-        out.push_str(&digits[..1]);
-        if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let sign = if n > 0 { '+' } else { '-' };
-        let _ = write!(out, "e{sign}{}", (n - 1).abs());
-    }
-    out
+    alea_core::js_number(x)
 }

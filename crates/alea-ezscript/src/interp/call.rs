@@ -5,7 +5,7 @@
 //! state.
 
 use super::{Closure, Interp, R, Slot, compare, fail, num_op};
-use crate::builtins::plural;
+use crate::builtins::{Builtin, plural};
 use crate::ir::*;
 use crate::value::Value;
 use alea_core::Span;
@@ -226,9 +226,18 @@ impl<'a> Interp<'a> {
                 }
                 self.enter_frame(f, new_base, args.len(), span)
             }
-            Closure::Builtin(b) => b.call(args, self.host.now()).or_else(|e| fail(e, span)),
+            Closure::Builtin(b) => self.call_builtin(*b, args, span),
             Closure::Native { f, .. } => f(args).or_else(|e| fail(e, span)),
         }
+    }
+
+    /// Calls a built-in function. `asString` renders through the run's bounded writer (its
+    /// text limit, steps and memory), like every other display.
+    pub(crate) fn call_builtin(&mut self, b: Builtin, args: &[Value], span: Span) -> R<Value> {
+        if let (Builtin::AsString, [v]) = (b, args) {
+            return Ok(Value::from(self.display(v, span)?));
+        }
+        b.call(args, self.host.now()).or_else(|e| fail(e, span))
     }
 
     /// Runs a user function whose `nargs` arguments are on the stack from `new_base`.

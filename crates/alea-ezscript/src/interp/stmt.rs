@@ -222,7 +222,7 @@ impl Interp<'_> {
     fn append_to_local(&mut self, slot: u32, rhs: &Value, span: Span) -> R<()> {
         let add = match rhs {
             Value::Text(t) => Cow::Borrowed(t.as_str()),
-            other => Cow::Owned(other.display()),
+            other => Cow::Owned(self.display(other, span)?),
         };
         let i = self.base + slot as usize;
         let Slot::Val(Value::Text(s)) = &self.stack[i] else {
@@ -231,10 +231,13 @@ impl Interp<'_> {
         let (old, new) = (s.len(), s.len() + add.len());
         let too_long =
             new > self.limits.text && s.chars().count() + add.chars().count() > self.limits.text;
+        // A shared text is copied whole before the append.
+        let copied = if Rc::strong_count(s) > 1 { old } else { 0 };
         self.burn((new / 64 - old / 64) as u64, span)?;
         if too_long {
             return fail("Text is too long", span);
         }
+        self.alloc(copied + add.len(), span)?;
         if let Slot::Val(Value::Text(s)) = &mut self.stack[i] {
             Rc::make_mut(s).push_str(&add);
         }
@@ -329,6 +332,10 @@ impl Interp<'_> {
         match target {
             Value::List(items) => {
                 let i = crate::members::list_index(key, items.len()).or_else(|e| fail(e, span))?;
+                if Rc::strong_count(items) > 1 {
+                    // Copy on write: a new list.
+                    self.alloc_items(items.len(), span)?;
+                }
                 let items = Rc::make_mut(items);
                 if rest.is_empty() {
                     items[i] = v;
