@@ -353,3 +353,41 @@ fn tour_tournament_commands_are_real() {
     }
     assert_eq!(commands, 4, "{part}");
 }
+
+#[test]
+fn repl_positions_count_from_each_input() {
+    // Issue 15: a syntax error in a late input named the line and column of all the inputs
+    // joined (`Syntax error at 4:4`); it is the input's own.
+    let out = alea(
+        &["repl", "ez"],
+        Some("x = 1\ny = 2\nz = 3\n[1 2]\nx + y + z\n"),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "<repl>:1:4: error: Syntax error at 1:4: expected ], found number 2\n[1 2]\n   ^\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // The failed input is not kept; the accepted ones still are.
+    assert!(out.stdout.ends_with("\n6\n"), "{}", out.stdout);
+}
+
+#[test]
+fn memory_is_a_budget_of_its_own() {
+    // Issue 14: with a huge step budget, distinct 64 KiB texts ended the process at 3.4 GB.
+    let src = "s = \"x\"; for i = 0; i < 16; i += 1 { s += s }; l = [0]; for i = 0; i < 16; i += 1 { l = l + l }; k = 0; l.map(func(x) { k += 1; s + k }).count";
+    let out = alea(&["ez", "--fuel", "1000000000", "-e", src], None);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Script ran out of memory (limit 64 MiB)"),
+        "{}",
+        out.stderr
+    );
+    let tree = "o = {a: 1}; for i = 0; i < 40; i += 1 { o = {a: o, b: o} }; asString(o).count";
+    let out = alea(&["ez", "--fuel", "1000000000", "-e", tree], None);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("Text is too long"), "{}", out.stderr);
+}

@@ -93,11 +93,13 @@ fn memory_is_a_budget_of_its_own() {
         );
         // Small scripts are far from it, and a fresh run has the whole budget again.
         assert_eq!(
-            run("s = \"\"; for i = 0; i < 10000; i += 1 { s += \"ab\" }; s.count", 1_000_000)
-                .unwrap()
-                .display(),
+            run(
+                "s = \"\"; for i = 0; i < 10000; i += 1 { s += \"ab\" }; s.count",
+                1_000_000
+            )
+            .unwrap()
+            .display(),
             "20000"
         );
     });
 }
-

@@ -228,7 +228,9 @@ impl NumberFormats {
         let x = finite(x)?;
         let (significand, exponent) = self.compact_parts(x);
         let (sign, number) = if exponent == 0 {
-            let amount = rules::currency_amount(x, self.currency_digits);
+            // Below the compact threshold the amount is whole (R5: the app shows whole amounts;
+            // ICU's compact currency too: `$13` for 12.5, not `$12.50`).
+            let amount = rules::currency_amount(x, 0);
             let absolute = Decimal::new(Sign::None, amount.absolute);
             (amount.sign, self.ungrouped.format(&absolute).to_string())
         } else {
@@ -249,14 +251,24 @@ impl NumberFormats {
     /// `toPercentString`: x × 100, no fraction digits (R7), CLDR percent pattern with grouping.
     pub(crate) fn percent(&self, x: f64) -> Result<String, FormatError> {
         let value = rules::percent_value(finite(x)?);
-        Ok(self.percent.format(&value).to_string())
+        let formatted = self.percent.format(&value).to_string();
+        let Some(own) = rules::native_percent_sign(&formatted) else {
+            return Ok(formatted);
+        };
+        Ok(rules::PERCENT_SIGNS
+            .iter()
+            .find(|sign| formatted.contains(**sign))
+            .map_or_else(
+                || formatted.clone(),
+                |sign| formatted.replacen(sign, own, 1),
+            ))
     }
 
     /// `withOrdinalSuffix`: truncated, display rule, English suffix by CLDR English ordinal
     /// rules (R8).
     pub(crate) fn ordinal(&self, x: f64) -> Result<String, FormatError> {
         let whole = finite(x)?.trunc();
-        let display = display_whole_number(whole);
+        let display = alea_core::js_number(whole);
         let digits = format!("{:.0}", whole.abs());
         let operands = UnsignedDecimal::try_from_str(&digits).unwrap_or_default();
         let category = self.english_ordinals.category_for(&operands);
@@ -277,40 +289,5 @@ pub(crate) fn finite(x: f64) -> Result<f64, FormatError> {
         Ok(x)
     } else {
         Err(FormatError::NonFinite)
-    }
-}
-
-/// The display rule (ECMAScript `Number::toString`) for a finite whole number: plain digits
-/// below 1e21, else exponent form (`1e+21`); `-0` is `0`.
-fn display_whole_number(x: f64) -> String {
-    if x == 0.0 {
-        return "0".to_string();
-    }
-    if x.abs() < 1e21 {
-        return format!("{x}");
-    }
-    let scientific = format!("{x:e}");
-    match scientific.split_once('e') {
-        Some((mantissa, exponent)) if !exponent.starts_with('-') => {
-            format!("{mantissa}e+{exponent}")
-        }
-        _ => scientific,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn display_rule_for_whole_numbers() {
-        assert_eq!(display_whole_number(-0.0), "0");
-        assert_eq!(display_whole_number(1250.0), "1250");
-        assert_eq!(display_whole_number(1e21), "1e+21");
-        assert_eq!(display_whole_number(-1.5e300), "-1.5e+300");
-        assert_eq!(
-            display_whole_number(123456789012345680000.0),
-            "123456789012345680000"
-        );
     }
 }

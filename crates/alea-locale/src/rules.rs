@@ -178,6 +178,31 @@ pub(crate) fn percent_value(x: f64) -> Decimal {
     Decimal::new(sign, value)
 }
 
+/// R7: the percent sign of the numbering system the digits are written in: CLDR's `arab`
+/// symbols (`ar`: `٪` + U+061C ARABIC LETTER MARK) with Arabic-Indic digits, its `arabext` ones
+/// (`fa`, `ps`: `٪`) with Extended Arabic-Indic digits; `None` keeps ICU4X's sign.
+///
+/// Why: ICU4X's percent pattern carries the `latn` sign of `ar` (`‎%‎` with LRMs) even when the
+/// number is in Arabic-Indic digits (ar-EG printed `٢٥‎%‎`, ICU and CLDR `٢٥٪؜`).
+pub(crate) fn native_percent_sign(formatted: &str) -> Option<&'static str> {
+    if formatted
+        .chars()
+        .any(|c| ('\u{660}'..='\u{669}').contains(&c))
+    {
+        Some("\u{66a}\u{61c}")
+    } else if formatted
+        .chars()
+        .any(|c| ('\u{6f0}'..='\u{6f9}').contains(&c))
+    {
+        Some("\u{66a}")
+    } else {
+        None
+    }
+}
+
+/// The percent signs ICU4X's patterns may carry, longest first (see [`native_percent_sign`]).
+pub(crate) const PERCENT_SIGNS: &[&str] = &["\u{200e}%\u{200e}", "\u{66a}\u{61c}", "\u{66a}", "%"];
+
 /// R8: ordinal suffixes are English in every locale (the app appends `st nd rd th` whatever the
 /// language), chosen by CLDR's English ordinal plural rules.
 pub(crate) fn english_ordinal_suffix(category: icu_plurals::PluralCategory) -> &'static str {

@@ -197,6 +197,17 @@ pub fn repl() -> ExitCode {
             if open_brackets(input) > 0 {
                 return ReplStep::Incomplete;
             }
+            // Syntax errors belong to the input and their messages name a line and column:
+            // check the input alone, so positions count from its own start, not from the
+            // accepted inputs it runs after.
+            if let Err(diags) = Program::compile(input) {
+                let shown = SourceFile::new("<repl>", input.to_string());
+                let out: String = diags
+                    .iter()
+                    .map(|d| d.render_with(&shown, RenderOptions::single_caret()))
+                    .collect();
+                return ReplStep::Done(out);
+            }
             let mut src = history.join("\n");
             src.push('\n');
             let offset = src.len();
