@@ -283,7 +283,10 @@ fn cheap_answered_within(addr: std::net::SocketAddr, tries: u32) -> Option<serde
         if status == 200 {
             return Some(v);
         }
-        assert_eq!(status, 503, "{v}");
+        // While the cancelled computation has not yet reached its next budget poll, the cheap
+        // one is refused (503) or times out waiting behind it (504) on a loaded machine; both
+        // are retried. A slot that is never freed fails after `tries` retries.
+        assert!(status == 503 || status == 504, "{status}: {v}");
         std::thread::sleep(Duration::from_millis(50));
     }
     None
@@ -305,7 +308,7 @@ fn a_timed_out_computation_really_stops() {
         assert!(v["error"].as_str().unwrap().contains("time limit"), "{v}");
         // ... and free their slot: the next computation is answered, not refused with
         // 503 for minutes (the cancelled one stops at its next step-budget poll).
-        let v = cheap_answered_within(s.addr(), 100).expect("the slot was never freed");
+        let v = cheap_answered_within(s.addr(), 400).expect("the slot was never freed");
         assert_eq!(v["results"][0]["statements"][0]["mean"], 3.5);
     }
     assert_eq!(get(s.addr(), "/api/health").0, 200);
