@@ -76,3 +76,25 @@ fn real_presets_exact_json() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["frequency"]["O"], "551/3429");
 }
+
+/// `--tables` displays the library's counted tables: a 7-bag is fully baggy and never repeats
+/// a piece three times in a row.
+#[test]
+fn tables_json_for_a_bag() {
+    let o = bj(&["7bag", "--tables", "--json", "--seed", "0", "-n", "7000"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bagginess"], 1.0);
+    assert_eq!(v["window"], 7);
+    assert_eq!(v["deals"], 7000);
+    assert!(
+        v["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["length"].as_u64() <= Some(2))
+    );
+    let o = bj(&["7bag", "--tables", "--seed", "0", "-n", "7000"]);
+    assert!(stdout(&o).contains("bagginess: 1.000000"));
+    assert_eq!(bj(&["7bag", "--tables", "--exact"]).status.code(), Some(2));
+}

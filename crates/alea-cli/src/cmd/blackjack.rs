@@ -65,6 +65,10 @@ pub struct Args {
     /// Compare several randomizers side by side.
     #[arg(long)]
     pub compare: bool,
+    /// Counted tables: same-piece and S/Z runs, bagginess, and the share of 100-deal games
+    /// with a drought of 12 or more (simulated with the seed, -n deals, default 1000000).
+    #[arg(long, conflicts_with_all = ["exact", "stats", "canonical", "compare"])]
+    pub tables: bool,
     /// The dealer's random numbers: `ideal` (the portable RNG of rng.md) or `arcade` (the
     /// game's own RNG, bit for bit: nes-real only; --seed is then the 16-bit LFSR state,
     /// default 0x8988, the power-on value).
@@ -392,6 +396,19 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         if args.canonical {
             return canonical(&mut out, target, args.json);
         }
+        if args.tables {
+            report_seed();
+            let opts = alea_blackjack::TableOptions {
+                deals: args.n.unwrap_or(1_000_000),
+                ..Default::default()
+            };
+            let t = alea_blackjack::stream_tables(|s| target.randomizer(s), seed, &opts);
+            return print_tables(&mut out, &target.label(), seed, &opts, &t, args.json)
+                .and_then(|()| out.flush())
+                .map_err(|e| {
+                    plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}"))
+                });
+        }
         let plot_only = args.plot.is_some() && !args.stats && !args.exact;
         if args.exact || args.stats || plot_only {
             let analysis_opts = AnalysisOptions {
@@ -459,6 +476,79 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
             format!("preset '{n}' is built in and has no Blackjack form"),
         )),
     }
+}
+
+/// Prints `--tables`: the library's [`alea_blackjack::StreamTables`] as text or JSON.
+fn print_tables(
+    out: &mut dyn Write,
+    label: &str,
+    seed: u64,
+    opts: &alea_blackjack::TableOptions,
+    t: &alea_blackjack::StreamTables,
+    json: bool,
+) -> io::Result<()> {
+    let hist = |h: &[(u64, u64)]| -> String {
+        let v: Vec<String> = h
+            .iter()
+            .map(|(l, c)| format!("{{\"length\":{l},\"count\":{c}}}"))
+            .collect();
+        format!("[{}]", v.join(","))
+    };
+    if json {
+        return writeln!(
+            out,
+            "{{\"spec\": {}, \"seed\": \"{seed}\", \"deals\": {}, \"bagginess\": {}, \"window\": {}, \
+             \"game_drought\": {{\"games\": {}, \"length\": {}, \"drought\": {}, \"share\": {}}}, \
+             \"runs\": {}, \"set\": [{}], \"set_runs\": {}}}",
+            json_str(label),
+            t.deals,
+            json_f64(t.bagginess),
+            t.window,
+            opts.games,
+            opts.game_length,
+            opts.drought,
+            json_f64(t.game_drought),
+            hist(&t.runs),
+            opts.set
+                .iter()
+                .map(|s| json_str(s))
+                .collect::<Vec<_>>()
+                .join(","),
+            hist(&t.set_runs)
+        );
+    }
+    writeln!(out, "spec: {label}")?;
+    writeln!(out, "deals: {} (seed {seed})", t.deals)?;
+    writeln!(
+        out,
+        "bagginess: {:.6} of aligned windows of {} deals are permutations",
+        t.bagginess, t.window
+    )?;
+    writeln!(
+        out,
+        "games of {} deals with a drought of {} or more: {:.4} ({} games)",
+        opts.game_length, opts.drought, t.game_drought, opts.games
+    )?;
+    writeln!(
+        out,
+        "run length   same-piece runs   {} runs",
+        opts.set.join("/")
+    )?;
+    let longest = t
+        .runs
+        .last()
+        .map_or(0, |r| r.0)
+        .max(t.set_runs.last().map_or(0, |r| r.0));
+    let at = |h: &[(u64, u64)], l: u64| h.iter().find(|r| r.0 == l).map_or(0, |r| r.1);
+    for l in 1..=longest.min(20) {
+        writeln!(
+            out,
+            "{l:>10}   {:>15}   {:>8}",
+            at(&t.runs, l),
+            at(&t.set_runs, l)
+        )?;
+    }
+    Ok(())
 }
 
 /// The arcade dealer's seed as reported: the LFSR state it starts from.
