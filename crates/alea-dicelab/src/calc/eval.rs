@@ -396,7 +396,22 @@ impl Calc {
                 cut: *cut,
             })));
         }
-        let b = self.dist(body, ordered)?;
+        let body_repr = self.eval(body, ordered)?;
+        if let Repr::Pool(q) = &body_repr
+            && !ordered
+            && q.is_plain()
+            && !n.iter().any(|((_, cut), _)| *cut)
+            && let Some(pool) = repeat_pool(&n, q)
+        {
+            // `d6#3#d6` under `sum`: a random number of copies of a pool is a pool (a mixture
+            // over the count), so sums and counts over it are convolutions, not enumerations
+            // of every multiset of up to 18 dice.
+            return Ok(Repr::Pool(pool));
+        }
+        let b = match body_repr {
+            Repr::Dist(d) => d,
+            Repr::Pool(p) => self.materialize(&p, body)?,
+        };
         let die: Option<Dist<i32>> =
             if !ordered && b.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) {
                 Some(b.map(|v| v.items[0]))
@@ -805,4 +820,56 @@ fn next_permutation(v: &mut [i32]) -> bool {
     v.swap(i - 1, j);
     v[i..].reverse();
     true
+}
+
+/// Most components of the pool [`repeat_pool`] builds before the general path takes over.
+const MAX_REPEAT_COMPONENTS: usize = 4096;
+
+/// `n#q` for a plain pool `q` and a count distribution `n` without cut paths: for each count k
+/// with weight w, k independent copies of `q` (the concatenation of k mixtures, each
+/// component a product of k components). Weights are put on one scale: the copies of a
+/// k-count sum to T^k (T = the total weight of `q`), so they are scaled by T^(K−k), K the
+/// largest count. `None` when the mixture would have too many components or dice.
+fn repeat_pool(n: &Dist<(i32, bool)>, q: &LazyPool) -> Option<LazyPool> {
+    use alea_prob::Weight;
+    let total = q
+        .components
+        .iter()
+        .fold(Weight::ZERO, |acc, (w, _)| acc.add(w));
+    let max_k = n.outcomes().map(|(k, _)| (*k).max(0)).max()? as usize;
+    let per_copy: u64 = q
+        .components
+        .iter()
+        .map(|(_, g)| g.iter().map(|(_, c)| u64::from(*c)).sum::<u64>())
+        .max()
+        .unwrap_or(0);
+    if per_copy.saturating_mul(max_k as u64) > u64::from(super::pool::MAX_POOL_DICE) {
+        return None;
+    }
+    let mut components = Vec::new();
+    for (&(k, _), w) in n.iter() {
+        let k = k.max(0) as usize;
+        let mut acc = LazyPool::single(Dist::certain(0), 0);
+        for _ in 0..k {
+            acc = acc.concat(q);
+            if acc.components.len() > MAX_REPEAT_COMPONENTS {
+                return None;
+            }
+        }
+        let mut scale = w.clone();
+        for _ in k..max_k {
+            scale = scale.mul(&total);
+        }
+        for (cw, groups) in acc.components {
+            components.push((scale.mul(&cw), groups));
+        }
+        if components.len() > MAX_REPEAT_COMPONENTS {
+            return None;
+        }
+    }
+    Some(LazyPool {
+        components,
+        filters: Vec::new(),
+        keep: None,
+    })
 }
