@@ -7,7 +7,9 @@
 //!   cores (eval mode); [`ops`] holds the value rules both evaluators share;
 //! * the exact engine lives in [`calc`];
 //! * [`Session`] is the statement loop every front end calls: it runs each statement in the
-//!   requested modes (tree, roll, calc, eval) and returns a [`Report`].
+//!   requested modes (tree, roll, calc, eval) and returns a [`Report`];
+//! * [`Summary`] reads a distribution (exact or sampled) the one way every front end displays
+//!   it: P(X ≥ v), P(X ≤ v), percentiles, moments.
 //!
 //! ```
 //! use alea_core::SourceFile;
@@ -34,6 +36,7 @@ mod resolve;
 mod roll;
 mod sample;
 mod session;
+mod summary;
 mod tree;
 
 pub use alea_core::Diagnostic;
@@ -44,6 +47,7 @@ pub use parser::{MAX_DEPTH, MAX_NODES};
 pub use resolve::{resolve_program, resolve_statement};
 pub use roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError, Roller};
 pub use session::{MAX_EVAL_ROLLS, Mode, Modes, Report, Session, SessionOptions, check_rolls};
+pub use summary::{Percentile, Row, Summary};
 pub use tree::{print_tree, print_tree_bounded};
 
 use alea_core::SourceFile;

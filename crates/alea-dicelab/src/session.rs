@@ -23,6 +23,7 @@ use crate::ast::{Program, Statement};
 use crate::calc::{self, CalcOptions, CalcResult};
 use crate::eval::{Histogram, eval};
 use crate::roll::Roller;
+use crate::summary::Summary;
 use crate::tree::print_tree;
 use alea_core::{Diagnostic, Rng};
 
@@ -133,6 +134,15 @@ impl Report {
     /// The error, if a mode failed.
     pub fn diagnostic(&self) -> Option<&Diagnostic> {
         self.error.as_ref().map(|(_, d)| &**d)
+    }
+
+    /// The distribution to display: calc's exact one when calc ran, else eval's histogram.
+    pub fn summary(&self) -> Option<Summary> {
+        match (&self.calc, &self.eval) {
+            (Some(r), _) => Some(Summary::exact(r)),
+            (None, Some(h)) => Some(Summary::sampled(h)),
+            (None, None) => None,
+        }
     }
 }
 

@@ -395,11 +395,15 @@ fn exact_rendering_and_json_shape() {
         run("()").to_json("()", true),
         "{\"program\":\"()\",\"outcomes\":[{\"value\":null,\"probability\":1.0,\"exact\":\"1/1\"}],\"mean\":null,\"sd\":null,\"truncated_mass\":0.0}"
     );
-    let r = run("sum(2#d6)");
-    assert_eq!(r.percentile(50), Some(7));
-    assert_eq!(r.percentile(5), Some(3));
-    assert_eq!(r.at_least(12).unwrap().to_string(), "1/36");
-    assert_eq!(r.at_most(3).unwrap().to_string(), "1/12");
+    let s = run("sum(2#d6)").summary();
+    let p = |t| alea_dicelab::Percentile::parse(t).expect("a percentile");
+    assert_eq!(s.percentile(&p("50")), Some(7));
+    assert_eq!(s.percentile(&p("5")), Some(3));
+    let rows: Vec<_> = s.rows().collect();
+    assert_eq!(rows[10].outcome, Outcome::Value(12));
+    assert_eq!(rows[10].at_least.as_ref().unwrap().to_string(), "1/36");
+    assert_eq!(rows[1].outcome, Outcome::Value(3));
+    assert_eq!(rows[1].at_most.as_ref().unwrap().to_string(), "1/12");
 }
 
 #[test]

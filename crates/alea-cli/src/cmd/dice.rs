@@ -14,7 +14,7 @@ use alea_dicelab::{Histogram, Modes, Report, Session, SessionOptions, Statement}
 
 #[path = "dice_report.rs"]
 mod report;
-pub use report::{Analysis, Percentile, TableStyle};
+pub use report::{Analysis, TableStyle};
 use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 

@@ -1,13 +1,13 @@
 //! `alea dice`'s reports (dicelab.md §8): the table and its footer, JSON Lines, the SVG chart
 //! and `--compare`, for exact distributions (calc) and simulations (eval) alike.
 //!
-//! Both kinds become an [`Analysis`]: integer weights over a common total (exact
-//! probabilities for calc, roll counts for eval), so the cumulative columns, the moments and
-//! the percentiles are computed exactly from the same code.
+//! Both kinds become an [`Analysis`]: the statement and the library's [`Summary`], which
+//! computes the cumulative columns, the moments and the percentiles (exactly, from integer
+//! weights: probabilities for calc, roll counts for eval); this module only formats them.
 
-use alea_dicelab::Histogram;
 use alea_dicelab::calc::{CalcResult, Outcome};
-use alea_prob::{Dist, Moments, Ratio, Weight};
+use alea_dicelab::{Histogram, Percentile, Summary};
+use alea_prob::{Moments, Ratio};
 use std::fmt::Write as _;
 
 /// How a table is drawn.
@@ -25,50 +25,9 @@ pub struct TableStyle {
     pub percentiles: Vec<Percentile>,
 }
 
-/// A percentile `p` = `numer / scale` per cent, as written by the user (`97.5`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Percentile {
-    /// The text given, used as the label (`p97.5`).
-    pub label: String,
-    numer: u128,
-    scale: u128,
-}
-
-impl Percentile {
-    /// Parses a decimal from 0 to 100 with at most 6 decimals.
-    pub fn parse(text: &str) -> Option<Percentile> {
-        let t = text.trim();
-        let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-        let ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        if int.is_empty() && frac.is_empty() || !ok(int) || !ok(frac) || int.len() > 3 {
-            return None;
-        }
-        if frac.len() > 6 {
-            return None;
-        }
-        let scale = 10u128.pow(frac.len() as u32);
-        let numer = format!("{int}{frac}").parse::<u128>().unwrap_or(0);
-        (numer <= 100 * scale).then(|| Percentile {
-            label: t.to_string(),
-            numer,
-            scale,
-        })
-    }
-}
-
 /// Parses `--percentiles` (comma-separated; empty means none).
 pub fn parse_percentiles(list: &str) -> Result<Vec<Percentile>, String> {
-    list.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            Percentile::parse(s).ok_or_else(|| {
-                format!(
-                    "--percentiles: '{}' is not a number from 0 to 100",
-                    s.trim()
-                )
-            })
-        })
-        .collect()
+    Percentile::parse_list(list).map_err(|msg| format!("--percentiles: {msg}"))
 }
 
 /// The distribution of one statement, exact or sampled.
@@ -76,10 +35,8 @@ pub fn parse_percentiles(list: &str) -> Result<Vec<Percentile>, String> {
 pub struct Analysis {
     /// The trimmed statement text.
     pub program: String,
-    /// Weights over a common total, `()` first.
-    pub dist: Dist<Outcome>,
-    /// P(a `while` was cut) (zero for simulations).
-    pub truncated: Ratio,
+    /// The library's reading of the distribution (cumulative columns, percentiles, moments).
+    pub summary: Summary,
     /// The `while` threshold in force.
     pub threshold: f32,
     /// The exact result (calc), for its JSON line.
@@ -93,8 +50,7 @@ impl Analysis {
     pub fn exact(program: &str, result: CalcResult, threshold: f32) -> Analysis {
         Analysis {
             program: program.to_string(),
-            dist: result.distribution().clone(),
-            truncated: result.truncated_mass().clone(),
+            summary: result.summary(),
             threshold,
             calc: Some(result),
             histogram: None,
@@ -103,17 +59,9 @@ impl Analysis {
 
     /// A simulation's histogram.
     pub fn sampled(program: &str, h: Histogram) -> Analysis {
-        let weights = std::iter::once((Outcome::Empty, Weight::from(h.empty))).chain(
-            h.counts
-                .iter()
-                .map(|(&v, &c)| (Outcome::Value(v), Weight::from(c))),
-        );
-        // A histogram has at least one roll, so some weight is positive.
-        let dist = Dist::from_weights(weights).unwrap_or_else(|_| Dist::certain(Outcome::Empty));
         Analysis {
             program: program.to_string(),
-            dist,
-            truncated: Ratio::zero(),
+            summary: Summary::sampled(&h),
             threshold: 0.0,
             calc: None,
             histogram: Some(h),
@@ -122,82 +70,39 @@ impl Analysis {
 
     /// Mean and variance conditional on a numeric result.
     pub fn moments(&self) -> Option<Moments> {
-        self.dist.moments(|o| o.value().map(i64::from))
-    }
-
-    fn numeric_total(&self) -> Weight {
-        self.dist.total().sub(&self.dist.weight(&Outcome::Empty))
-    }
-
-    /// P(()) exactly.
-    pub fn empty(&self) -> Ratio {
-        self.dist.probability(&Outcome::Empty)
-    }
-
-    /// The smallest v with P(X ≤ v | numeric) ≥ p, compared exactly.
-    pub fn percentile(&self, p: &Percentile) -> Option<i32> {
-        let numeric = self.numeric_total();
-        if numeric.is_zero() {
-            return None;
-        }
-        let target = numeric.mul(&Weight::from(p.numer));
-        let factor = Weight::from(100 * p.scale);
-        let mut acc = Weight::ZERO;
-        let mut last = None;
-        for (o, w) in self.dist.iter() {
-            if let Outcome::Value(v) = o {
-                acc.add_assign(w);
-                last = Some(*v);
-                if acc.mul(&factor) >= target {
-                    return Some(*v);
-                }
-            }
-        }
-        last
+        self.summary.moments()
     }
 
     /// The table (value, probability, exact, at least, at most, bar) and its footer.
     pub fn table(&self, style: &TableStyle) -> String {
-        let total = self.dist.total();
-        let numeric = self.numeric_total();
-        let p_max = self
-            .dist
-            .iter()
-            .map(|(_, w)| w)
-            .max()
-            .map_or(1.0, |w| Ratio::from_weights(w, total).to_f64());
-        struct Row {
+        struct Line {
             value: String,
             p: f64,
             exact: String,
             least: String,
             most: String,
         }
-        let mut rows = Vec::with_capacity(self.dist.len());
-        let mut below = Weight::ZERO;
-        for (o, w) in self.dist.iter() {
-            let ratio = Ratio::from_weights(w, total);
-            let (value, least, most) = match o {
-                Outcome::Empty => ("()".to_string(), "-".to_string(), "-".to_string()),
-                Outcome::Value(v) => {
-                    let least = Ratio::from_weights(&numeric.sub(&below), &numeric);
-                    below.add_assign(w);
-                    let most = Ratio::from_weights(&below, &numeric);
-                    (v.to_string(), least.to_fixed(6), most.to_fixed(6))
-                }
-            };
-            rows.push(Row {
-                value,
-                p: ratio.to_f64(),
+        let fixed = |r: Option<Ratio>| r.map_or("-".to_string(), |r| r.to_fixed(6));
+        let rows: Vec<Line> = self
+            .summary
+            .rows()
+            .map(|row| Line {
+                value: row
+                    .outcome
+                    .value()
+                    .map_or("()".to_string(), |v| v.to_string()),
+                p: row.probability.to_f64(),
                 exact: if style.exact {
-                    ratio.to_string()
+                    row.probability.to_string()
                 } else {
                     String::new()
                 },
-                least,
-                most,
-            });
-        }
+                least: fixed(row.at_least),
+                most: fixed(row.at_most),
+            })
+            .collect();
+        let p_max = rows.iter().map(|r| r.p).fold(0.0, f64::max);
+        let p_max = if p_max > 0.0 { p_max } else { 1.0 };
         let exact_w = rows.iter().map(|r| r.exact.len()).max().unwrap_or(0).max(5);
         let mut s = format!("{:>7} {:>12}", "value", "probability");
         if style.exact {
@@ -224,9 +129,7 @@ impl Analysis {
     pub fn footer(&self, style: &TableStyle) -> String {
         let mut s = String::new();
         if let Some(m) = self.moments() {
-            let nums: Vec<i32> = self.dist.outcomes().filter_map(|o| o.value()).collect();
-            let min = nums.first().copied().unwrap_or(0);
-            let max = nums.last().copied().unwrap_or(0);
+            let (min, max) = self.summary.range().unwrap_or((0, 0));
             let _ = writeln!(
                 s,
                 "mean {:.6}  sd {:.6}  min {min}  max {max}",
@@ -239,14 +142,18 @@ impl Analysis {
             let parts: Vec<String> = style
                 .percentiles
                 .iter()
-                .filter_map(|p| self.percentile(p).map(|v| format!("p{}: {v}", p.label)))
+                .filter_map(|p| {
+                    self.summary
+                        .percentile(p)
+                        .map(|v| format!("p{}: {v}", p.label))
+                })
                 .collect();
             if !parts.is_empty() {
                 s.push_str(&parts.join("  "));
                 s.push('\n');
             }
         }
-        let empty = self.empty();
+        let empty = self.summary.empty();
         if empty != Ratio::zero() {
             let _ = write!(s, "P(()) = {}", empty.to_fixed(6));
             if style.exact {
@@ -254,10 +161,11 @@ impl Analysis {
             }
             s.push('\n');
         }
-        if self.truncated != Ratio::zero() {
-            let _ = write!(s, "truncated mass = {}", self.truncated.to_fixed(6));
+        let truncated = self.summary.truncated_mass();
+        if !truncated.is_zero() {
+            let _ = write!(s, "truncated mass = {}", truncated.to_fixed(6));
             if style.exact {
-                let _ = write!(s, " = {}", self.truncated);
+                let _ = write!(s, " = {truncated}");
             }
             let _ = writeln!(s, " (while threshold {})", self.threshold);
         }
@@ -309,17 +217,13 @@ impl Analysis {
 
     /// The chart series of this distribution.
     pub fn series(&self, name: String) -> alea_plot::DistSeries {
-        let total = self.dist.total();
         alea_plot::DistSeries {
             name,
-            empty: self.empty().to_f64(),
+            empty: self.summary.empty().to_f64(),
             outcomes: self
-                .dist
-                .iter()
-                .filter_map(|(o, w)| {
-                    o.value()
-                        .map(|v| (v, Ratio::from_weights(w, total).to_f64()))
-                })
+                .summary
+                .rows()
+                .filter_map(|r| r.outcome.value().map(|v| (v, r.probability.to_f64())))
                 .collect(),
         }
     }
@@ -366,12 +270,12 @@ pub fn compare_table(all: &[Analysis], exact: bool) -> String {
     }
     let mut values: Vec<Outcome> = all
         .iter()
-        .flat_map(|a| a.dist.outcomes().copied())
+        .flat_map(|a| a.summary.distribution().outcomes().copied())
         .collect();
     values.sort_unstable();
     values.dedup();
     let cell = |a: &Analysis, o: &Outcome| -> String {
-        let p = a.dist.probability(o);
+        let p = a.summary.probability(o);
         match (exact, p == Ratio::zero()) {
             (true, true) => "0".to_string(),
             (true, false) => p.to_string(),
@@ -448,15 +352,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn percentiles_parse_exactly() {
-        let p = Percentile::parse("97.5").expect("valid");
-        assert_eq!((p.numer, p.scale), (975, 10));
-        assert!(Percentile::parse("100").is_some() && Percentile::parse("0").is_some());
-        for bad in ["", ".", "101", "-1", "5%", "1e2", "50.0000001"] {
-            assert!(Percentile::parse(bad).is_none(), "{bad}");
-        }
+    fn percentile_errors_name_the_option() {
         assert_eq!(parse_percentiles(" 5, 50 ,").map(|v| v.len()), Ok(2));
-        assert!(parse_percentiles("5,x").is_err());
+        assert_eq!(
+            parse_percentiles("5,x").unwrap_err(),
+            "--percentiles: 'x' is not a number from 0 to 100"
+        );
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! dicelab endpoints: check, exact distributions (several programs overlaid), rolls, simulation.
+//!
+//! Statements run in the library's [`Session`] (the one statement loop of every front end) and
+//! distributions are read through its [`Summary`]; this module only shapes the JSON.
 
 use super::api::{self, budget};
-use alea_core::{Rng, SourceFile};
-use alea_dicelab::calc::{self, CalcOptions, Outcome};
-use alea_dicelab::{Program, Statement};
+use alea_core::SourceFile;
+use alea_dicelab::calc::{CalcOptions, Outcome};
+use alea_dicelab::{Modes, Program, Session, SessionOptions, Statement, Summary};
 use serde_json::{Value, json};
 
 /// Parses `text`; `Err` is the response listing the syntax errors.
@@ -78,6 +81,14 @@ pub fn calc(input: &Value) -> Value {
         max_steps: budget::DICE_CALC_STEPS,
         max_outcomes: budget::DICE_CALC_OUTCOMES,
     };
+    let mut session = Session::new(
+        SessionOptions {
+            modes: Modes::CALC,
+            calc: options,
+            ..SessionOptions::default()
+        },
+        0,
+    );
     let mut results = Vec::new();
     let mut series: Vec<(String, Vec<(Outcome, f64)>)> = Vec::new();
     let mut all_ok = true;
@@ -94,17 +105,18 @@ pub fn calc(input: &Value) -> Value {
         let mut errors = Vec::new();
         for s in &program.statements {
             let label = statement_text(&file, s);
-            match calc::calculate(s, &options) {
-                Ok(r) => {
-                    let probs: Vec<(Outcome, f64)> = r
-                        .outcomes()
-                        .into_iter()
-                        .map(|(o, p)| (o, p.to_f64()))
+            let report = session.run(s);
+            match (report.diagnostic(), report.summary()) {
+                (None, Some(summary)) => {
+                    let probs: Vec<(Outcome, f64)> = summary
+                        .rows()
+                        .map(|r| (r.outcome, r.probability.to_f64()))
                         .collect();
-                    statements.push(distribution_json(&label, &r));
+                    statements.push(distribution_json(&label, &summary));
                     series.push((label, probs));
                 }
-                Err(d) => errors.push(api::diagnostic(&file, &d)),
+                (Some(d), _) => errors.push(api::diagnostic(&file, d)),
+                (None, None) => unreachable!("calc mode gives a distribution or an error"),
             }
         }
         all_ok &= errors.is_empty();
@@ -116,59 +128,31 @@ pub fn calc(input: &Value) -> Value {
 }
 
 /// One statement's distribution: outcomes with exact and float probabilities, P(X ≥ v) and
-/// P(X ≤ v) among numeric outcomes, mean and sd.
-fn distribution_json(label: &str, r: &calc::CalcResult) -> Value {
-    let outcomes = r.outcomes();
-    let numeric_total: f64 = outcomes
-        .iter()
-        .filter(|(o, _)| o.value().is_some())
-        .map(|(_, p)| p.to_f64())
-        .sum();
-    // P(X ≤ v) summed upwards and P(X ≥ v) summed downwards, so each tail is as exact as
-    // its own terms (no 1 − x cancellation).
-    let shares: Vec<Option<f64>> = outcomes
-        .iter()
-        .map(|(o, p)| {
-            (o.value().is_some() && numeric_total > 0.0).then(|| p.to_f64() / numeric_total)
-        })
-        .collect();
-    let mut at_most = vec![None; shares.len()];
-    let mut acc = 0.0;
-    for (i, s) in shares.iter().enumerate() {
-        if let Some(s) = s {
-            acc += s;
-            at_most[i] = Some(acc.min(1.0));
-        }
-    }
-    let mut at_least = vec![None; shares.len()];
-    let mut acc = 0.0;
-    for (i, s) in shares.iter().enumerate().rev() {
-        if let Some(s) = s {
-            acc += s;
-            at_least[i] = Some(acc.min(1.0));
-        }
-    }
-    let rows: Vec<Value> = outcomes
-        .iter()
-        .enumerate()
+/// P(X ≤ v) among numeric outcomes (the library's exact values, rounded once), mean and sd.
+fn distribution_json(label: &str, summary: &Summary) -> Value {
+    let count = summary.distribution().len();
+    let rows: Vec<Value> = summary
+        .rows()
         .take(budget::LISTED_OUTCOMES)
-        .map(|(i, (o, p))| {
-            json!({"value": o.value(), "probability": p.to_f64(), "exact": p.to_string(),
-                   "at_least": at_least[i], "at_most": at_most[i]})
+        .map(|r| {
+            json!({"value": r.outcome.value(), "probability": r.probability.to_f64(),
+                   "exact": r.probability.to_string(),
+                   "at_least": r.at_least.map(|p| p.to_f64()),
+                   "at_most": r.at_most.map(|p| p.to_f64())})
         })
         .collect();
-    let (mean, sd) = match r.moments() {
+    let (mean, sd) = match summary.moments() {
         Some(m) => (api::number(m.mean.to_f64()), api::number(m.sd())),
         None => (Value::Null, Value::Null),
     };
     json!({
         "text": label,
         "outcomes": rows,
-        "outcome_count": outcomes.len(),
-        "listed": rows_len(outcomes.len()),
+        "outcome_count": count,
+        "listed": rows_len(count),
         "mean": mean,
         "sd": sd,
-        "truncated_mass": r.truncated_mass().to_f64(),
+        "truncated_mass": summary.truncated_mass().to_f64(),
     })
 }
 
@@ -250,18 +234,23 @@ pub fn roll(input: &Value) -> Value {
         Ok(p) => p,
         Err(e) => return e,
     };
-    let mut rng = Rng::seed_from_u64(seed);
-    let mut roller = alea_dicelab::Roller::new();
+    let options = SessionOptions {
+        modes: Modes::ROLL,
+        ..SessionOptions::default()
+    };
+    let mut session = Session::new(options, seed);
     let mut statements = Vec::new();
     for s in &program.statements {
         let mut rolls = Vec::new();
         for _ in 0..times {
-            match roller.roll(s, &mut rng) {
-                Ok(v) => rolls.push(v),
-                Err(d) => {
+            let report = session.run(s);
+            match (report.roll, report.error) {
+                (Some(v), None) => rolls.push(v),
+                (_, Some((_, d))) => {
                     return json!({"ok": false, "seed": seed,
                                   "errors": [api::diagnostic(&file, &d)]});
                 }
+                (None, None) => unreachable!("roll mode gives values or an error"),
             }
         }
         statements.push(json!({"text": statement_text(&file, s), "rolls": rolls}));
@@ -285,10 +274,17 @@ pub fn eval(input: &Value) -> Value {
         Ok(p) => p,
         Err(e) => return e,
     };
+    let options = SessionOptions {
+        modes: Modes::EVAL,
+        rolls,
+        ..SessionOptions::default()
+    };
+    let mut session = Session::new(options, seed);
     let mut statements = Vec::new();
     for s in &program.statements {
-        match alea_dicelab::eval(s, rolls, seed) {
-            Ok(h) => {
+        let report = session.run(s);
+        match (report.eval, report.error) {
+            (Some(h), None) => {
                 let n = h.rolls as f64;
                 let mut outcomes = Vec::new();
                 if h.empty > 0 {
@@ -300,9 +296,10 @@ pub fn eval(input: &Value) -> Value {
                 statements.push(json!({"text": statement_text(&file, s), "rolls": h.rolls,
                                        "outcomes": outcomes}));
             }
-            Err(d) => {
+            (_, Some((_, d))) => {
                 return json!({"ok": false, "errors": [api::diagnostic(&file, &d)]});
             }
+            (None, None) => unreachable!("eval mode gives a histogram or an error"),
         }
     }
     json!({"ok": true, "statements": statements, "errors": []})

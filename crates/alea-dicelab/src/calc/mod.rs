@@ -121,36 +121,9 @@ impl CalcResult {
         self.dist.moments(|o| o.value().map(i64::from))
     }
 
-    /// P(X ≥ v | numeric), exactly; `None` when every outcome is `()`.
-    pub fn at_least(&self, v: i32) -> Option<Ratio> {
-        self.numeric().map(|d| d.probability_of(|x| *x >= v))
-    }
-
-    /// P(X ≤ v | numeric), exactly; `None` when every outcome is `()`.
-    pub fn at_most(&self, v: i32) -> Option<Ratio> {
-        self.numeric().map(|d| d.probability_of(|x| *x <= v))
-    }
-
-    /// The smallest v with P(X ≤ v | numeric) ≥ p/100, compared exactly (`alea dice
-    /// --percentiles`); `None` when every outcome is `()`.
-    pub fn percentile(&self, p: u32) -> Option<i32> {
-        let d = self.numeric()?;
-        let total = d.total().to_biguint();
-        let mut acc = num_bigint::BigUint::from(0u8);
-        let target = &total * p;
-        for (v, w) in d.iter() {
-            acc += w.to_biguint();
-            if &acc * 100u32 >= target {
-                return Some(*v);
-            }
-        }
-        Some(*d.max())
-    }
-
-    /// The distribution of the numeric outcomes, conditional on the result not being `()`.
-    pub fn numeric(&self) -> Option<Dist<i32>> {
-        let cond = self.dist.condition(|o| o.value().is_some()).ok()?;
-        Some(cond.map(|o| o.value().expect("numeric")))
+    /// The reading every front end displays: cumulative columns, percentiles, moments.
+    pub fn summary(&self) -> crate::Summary {
+        crate::Summary::exact(self)
     }
 
     /// 0.7's `-c` output: one line per outcome, ascending, `"%3i\t%0.6f\t\n"` with the nearest
@@ -213,15 +186,6 @@ impl CalcResult {
         );
         out
     }
-}
-
-/// The JSON line of a failing statement (dicelab.md §8), without the newline.
-pub fn json_error(program: &str, message: &str, line: usize, column: usize) -> String {
-    format!(
-        "{{\"program\":{},\"error\":{{\"message\":{},\"line\":{line},\"column\":{column}}}}}",
-        json_string(program.trim()),
-        json_string(message)
-    )
 }
 
 fn json_string(s: &str) -> String {

@@ -10,7 +10,7 @@
 
 use super::eval::{Calc, R, Val, error_at, limit, with_cut};
 use crate::ast::Expr;
-use alea_prob::{Dist, Weight};
+use alea_prob::{Dist, Ratio, Weight};
 use num_bigint::BigUint;
 use std::collections::{BTreeMap, HashMap};
 
@@ -19,70 +19,25 @@ const MAX_PATH: usize = 100_000;
 /// Most path extensions of one `while` evaluation.
 const MAX_ITERATIONS: u64 = 1_000_000;
 
-/// An exact non-negative fraction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Frac {
-    num: BigUint,
-    den: BigUint,
-}
-
-impl Frac {
-    fn of(w: &Weight, total: &Weight) -> Frac {
-        Frac {
-            num: w.to_biguint(),
-            den: total.to_biguint(),
-        }
-    }
-    fn mul(&self, o: &Frac) -> Frac {
-        Frac {
-            num: &self.num * &o.num,
-            den: &self.den * &o.den,
-        }
-        .reduced()
-    }
-    fn add(&self, o: &Frac) -> Frac {
-        if self.den == o.den {
-            return Frac {
-                num: &self.num + &o.num,
-                den: self.den.clone(),
-            }
-            .reduced();
-        }
-        Frac {
-            num: &self.num * &o.den + &o.num * &self.den,
-            den: &self.den * &o.den,
-        }
-        .reduced()
-    }
-    fn reduced(self) -> Frac {
-        use num_integer::Integer;
-        let g = self.num.gcd(&self.den);
-        if g == BigUint::from(1u8) || g == BigUint::from(0u8) {
-            self
-        } else {
-            Frac {
-                num: self.num / &g,
-                den: self.den / g,
-            }
-        }
-    }
-    /// `self ≥ t` for the exact value of the f32 `t` (positive and finite).
-    fn at_least(&self, t: f32) -> bool {
-        let bits = t.to_bits();
-        let exp = ((bits >> 23) & 0xff) as i32;
-        let frac = bits & 0x7f_ffff;
-        // t = mant · 2^e
-        let (mant, e) = if exp == 0 {
-            (frac, -149)
-        } else {
-            (frac | 0x80_0000, exp - 150)
-        };
-        let lhs_scale = if e < 0 { (-e) as u32 } else { 0 };
-        let rhs_scale = if e > 0 { e as u32 } else { 0 };
-        let lhs = &self.num << lhs_scale;
-        let rhs = (BigUint::from(mant) * &self.den) << rhs_scale;
-        lhs >= rhs
-    }
+/// `p ≥ t` for the exact value of the f32 `t` (positive and finite): 0.7 keeps the threshold
+/// as a C `float` and compares path probabilities with it, so the cut is decided against that
+/// float's exact binary value (1e-6 is 9.99999997e-7), not against the decimal the user typed.
+/// Paths carry exact [`Ratio`]s; only this comparison knows about floats.
+fn reaches_threshold(p: &Ratio, t: f32) -> bool {
+    let bits = t.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = bits & 0x7f_ffff;
+    // t = mant · 2^e
+    let (mant, e) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 0x80_0000, exp - 150)
+    };
+    let lhs_scale = if e < 0 { (-e) as u32 } else { 0 };
+    let rhs_scale = if e > 0 { e as u32 } else { 0 };
+    let lhs = p.numer() << lhs_scale;
+    let rhs = (BigUint::from(mant) * p.denom()) << rhs_scale;
+    lhs >= rhs
 }
 
 /// One path: its probability, accumulated value, the distribution of its actual last piece.
@@ -90,10 +45,10 @@ impl Frac {
 /// keeps one copy with a multiplicity (`{1},{2},{3}` and `{2},{1},{3}` under `count`).
 #[derive(PartialEq, Eq, Hash)]
 struct Path {
-    prob: Frac,
+    prob: Ratio,
     acc: Vec<i32>,
     last_empty: bool,
-    members: Vec<(Val, Frac)>,
+    members: Vec<(Val, Ratio)>,
 }
 
 fn class_key(items: &[i32], ordered: bool) -> Vec<i32> {
@@ -105,8 +60,8 @@ fn class_key(items: &[i32], ordered: bool) -> Vec<i32> {
 }
 
 /// Groups weighted pieces into child paths of `parent_acc`.
-fn children(pieces: Vec<(Val, Frac)>, parent_acc: &[i32], ordered: bool) -> Vec<Path> {
-    let mut classes: BTreeMap<Vec<i32>, Vec<(Val, Frac)>> = BTreeMap::new();
+fn children(pieces: Vec<(Val, Ratio)>, parent_acc: &[i32], ordered: bool) -> Vec<Path> {
+    let mut classes: BTreeMap<Vec<i32>, Vec<(Val, Ratio)>> = BTreeMap::new();
     for (v, p) in pieces {
         classes
             .entry(class_key(&v.items, ordered))
@@ -116,21 +71,12 @@ fn children(pieces: Vec<(Val, Frac)>, parent_acc: &[i32], ordered: bool) -> Vec<
     classes
         .into_iter()
         .map(|(key, members)| {
-            let mut merged: BTreeMap<Val, Frac> = BTreeMap::new();
+            let mut merged: BTreeMap<Val, Ratio> = BTreeMap::new();
             for (v, p) in members {
-                let e = merged.entry(v).or_insert(Frac {
-                    num: BigUint::from(0u8),
-                    den: BigUint::from(1u8),
-                });
-                *e = e.add(&p);
+                let e = merged.entry(v).or_insert_with(Ratio::zero);
+                *e = &*e + &p;
             }
-            let prob = merged.values().fold(
-                Frac {
-                    num: BigUint::from(0u8),
-                    den: BigUint::from(1u8),
-                },
-                |a, p| a.add(p),
-            );
+            let prob = merged.values().fold(Ratio::zero(), |a, p| &a + p);
             let mut acc = parent_acc.to_vec();
             acc.extend_from_slice(&key);
             if !ordered {
@@ -156,28 +102,22 @@ impl Calc {
         value_ordered: bool,
     ) -> R<Dist<Val>> {
         let d0 = self.dist(init, value_ordered)?;
-        let first: Vec<(Val, Frac)> = d0
+        let first: Vec<(Val, Ratio)> = d0
             .iter()
-            .map(|(v, w)| (v.clone(), Frac::of(w, d0.total())))
+            .map(|(v, w)| (v.clone(), Ratio::from_weights(w, d0.total())))
             .collect();
         let mut level: HashMap<Path, BigUint> = HashMap::new();
         for p in children(first, &[], ordered) {
             *level.entry(p).or_default() += 1u8;
         }
-        let mut leaves: Vec<(Val, Frac)> = Vec::new();
+        let mut leaves: Vec<(Val, Ratio)> = Vec::new();
         let mut memo: HashMap<Val, Dist<Val>> = HashMap::new();
         let mut iterations = 0u64;
         let mut depth = 1usize;
         while !level.is_empty() {
             let mut next_level: HashMap<Path, BigUint> = HashMap::new();
             for (path, mult) in level {
-                let weight = |p: &Frac| {
-                    Frac {
-                        num: &p.num * &mult,
-                        den: p.den.clone(),
-                    }
-                    .reduced()
-                };
+                let weight = |p: &Ratio| Ratio::new(p.numer() * &mult, p.denom().clone());
                 let inner_cut = path.members.iter().any(|(v, _)| v.cut);
                 if path.last_empty {
                     leaves.push((
@@ -189,7 +129,7 @@ impl Calc {
                     ));
                     continue;
                 }
-                if !path.prob.at_least(self.threshold) {
+                if !reaches_threshold(&path.prob, self.threshold) {
                     leaves.push((
                         Val {
                             items: path.acc,
@@ -226,7 +166,7 @@ impl Calc {
                     }
                     let next = with_cut(&memo[&key], m.cut);
                     for (v, w) in next.iter() {
-                        pieces.push((v.clone(), pm.mul(&Frac::of(w, next.total()))));
+                        pieces.push((v.clone(), pm * &Ratio::from_weights(w, next.total())));
                     }
                 }
                 for child in children(pieces, &path.acc, ordered) {
@@ -247,11 +187,11 @@ impl Calc {
         let mut common = BigUint::from(1u8);
         for (_, p) in &leaves {
             use num_integer::Integer;
-            common = common.lcm(&p.den);
+            common = common.lcm(p.denom());
         }
         let pairs = leaves
             .into_iter()
-            .map(|(v, p)| (v, Weight::from_big(p.num * (&common / &p.den))));
+            .map(|(v, p)| (v, Weight::from_big(p.numer() * (&common / p.denom()))));
         Dist::from_weights(pairs).map_err(limit(e.span, "while"))
     }
 }
@@ -263,19 +203,19 @@ mod tests {
     #[test]
     fn threshold_comparison_is_exact() {
         let t = 1e-6f32; // 9.99999997e-7
-        let p = |n: u64, d: u64| Frac {
-            num: BigUint::from(n),
-            den: BigUint::from(d),
-        };
-        assert!(p(1, 1_000_000).at_least(t));
+        let p = Ratio::from_u64;
+        assert!(reaches_threshold(&p(1, 1_000_000), t));
         // t is exactly 9.999999974752427e-7.
-        assert!(p(999_999_998, 1_000_000_000_000_000).at_least(t));
-        assert!(!p(999_999_997, 1_000_000_000_000_000).at_least(t));
-        assert!(!p(999999, 1_000_000_000_000).at_least(t));
-        assert!(p(1, 100).at_least(0.01));
-        assert!(!p(1, 101).at_least(0.01));
+        assert!(reaches_threshold(&p(999_999_998, 1_000_000_000_000_000), t));
+        assert!(!reaches_threshold(
+            &p(999_999_997, 1_000_000_000_000_000),
+            t
+        ));
+        assert!(!reaches_threshold(&p(999999, 1_000_000_000_000), t));
+        assert!(reaches_threshold(&p(1, 100), 0.01));
+        assert!(!reaches_threshold(&p(1, 101), 0.01));
         // 6^-7 ≥ t > 6^-8
-        assert!(p(1, 279936).at_least(t));
-        assert!(!p(1, 1679616).at_least(t));
+        assert!(reaches_threshold(&p(1, 279936), t));
+        assert!(!reaches_threshold(&p(1, 1679616), t));
     }
 }
