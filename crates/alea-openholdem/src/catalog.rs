@@ -24,6 +24,9 @@ pub enum Source {
     /// Known only to a live table: the state's `symbols` gives it, else this default (with a
     /// warning).
     Live(f64),
+    /// Computed by ICM from the stacks and the payouts (`f$icm_prize1..9`, else the state's
+    /// `payouts`).
+    Icm,
     /// A constant.
     Constant,
 }
@@ -33,6 +36,7 @@ impl Source {
     pub fn describe(self) -> String {
         match self {
             Source::Table | Source::Cards => "computed".to_string(),
+            Source::Icm => "computed (payouts)".to_string(),
             Source::History => "history".to_string(),
             Source::Live(d) => format!("state, else {}", crate::ops::format_value(d)),
             Source::Constant => "constant".to_string(),
@@ -290,17 +294,17 @@ fn build() -> Vec<Entry> {
     words(
         o,
         "ICM",
-        Live(0.0),
+        Icm,
         "icm icm_fold icm_callwin icm_calllose icm_calltie",
     );
-    range(o, "ICM", Live(0.0), "icm_alliwin#", 0, 9);
-    range(o, "ICM", Live(0.0), "icm_allilose#", 0, 9);
+    range(o, "ICM", Icm, "icm_alliwin#", 0, 9);
+    range(o, "ICM", Icm, "icm_allilose#", 0, 9);
     for kind in ["win", "tie", "lose"] {
         for p in ICM_POSITIONS {
             o.push(Entry {
                 name: format!("icm_alli{kind}{p}"),
                 family: "ICM",
-                source: Live(0.0),
+                source: Icm,
             });
         }
     }

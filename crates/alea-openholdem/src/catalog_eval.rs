@@ -34,7 +34,8 @@ pub(crate) fn catalog_symbol(
         (_, Source::Table | Source::History) => provider.catalog_value(name),
         (_, Source::Cards) => card_value(name, hero, board, eval),
         (_, Source::Constant) => Some(0.0),
-        (_, Source::Live(_)) => None,
+        // The machine computes ICM itself (it needs the f$icm_prize values): crate::icm.
+        (_, Source::Live(_) | Source::Icm) => None,
     };
     if let Some(v) = value {
         return Ok(v);
@@ -109,7 +110,7 @@ impl TableState {
 
     /// `CSymbolEnginePokerAction::DealPosition`: 1 for the first dealt chair after the
     /// dealer … the dealer last; 0 when not dealt.
-    fn deal_position(&self, chair: u8) -> f64 {
+    pub(crate) fn deal_position(&self, chair: u8) -> f64 {
         self.position(chair, self.bits_of(|p| p.dealt))
     }
 

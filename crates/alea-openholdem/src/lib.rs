@@ -41,6 +41,7 @@ mod compile;
 mod evaluate;
 mod handexpr;
 mod history;
+pub mod icm;
 mod lexer;
 mod lint;
 mod machine;

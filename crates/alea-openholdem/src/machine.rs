@@ -844,12 +844,19 @@ impl<'p> Machine<'p> {
             }
             Lifetime::Run => {
                 let deps = sym.function_deps().len();
-                let mut dep = [0.0f64; 2];
+                let mut dep = [0.0f64; 9];
                 for k in (0..deps).rev() {
                     dep[k] = stack.pop().unwrap_or(0.0);
                 }
                 if self.run_epoch[s] == self.epoch {
                     return Ok(self.run_vals[s]);
+                }
+                // Only the ICM symbols depend on the nine f$icm_prize functions.
+                if deps == crate::icm::PRIZE_FUNCTIONS.len() {
+                    let v = self.compute_icm(name, pc, &dep)?;
+                    self.run_vals[s] = v;
+                    self.run_epoch[s] = self.epoch;
+                    return Ok(v);
                 }
                 let n = match self.options.opponents {
                     Some(n) => n.clamp(1, 22),
@@ -1009,6 +1016,31 @@ impl<'p> Machine<'p> {
 }
 
 impl Machine<'_> {
+    /// An ICM symbol: the state's value if it gives one, else computed from the stacks and the
+    /// payouts (`prizes`: the `f$icm_prizeN` values, NaN where the profile has none).
+    fn compute_icm(&mut self, name: &str, pc: u32, prizes: &[f64]) -> Result<f64, Fail> {
+        let Some(provider) = &self.provider else {
+            let d = Diagnostic::error(format!(
+                "symbol '{name}' needs a table state (--state FILE.json)"
+            ));
+            return Err(self.located(pc, d));
+        };
+        if let Some(v) = provider.given(name) {
+            return Ok(v);
+        }
+        match provider.icm_value(name, prizes) {
+            Ok(v) => Ok(v),
+            Err(msg) => {
+                if self.options.strict {
+                    return Err(self.located(pc, Diagnostic::error(msg)));
+                }
+                let w = self.located(pc, Diagnostic::warning(msg));
+                self.warnings.push(*w);
+                Ok(0.0)
+            }
+        }
+    }
+
     /// A name of the full catalogue ([`crate::catalog`]) the state did not give.
     fn compute_catalog(&mut self, sym: Symbol, name: &str, pc: u32) -> Result<f64, Fail> {
         let Some(provider) = &self.provider else {

@@ -36,6 +36,14 @@ pub trait SymbolProvider {
     fn catalog_value(&self, _name: &str) -> Option<f64> {
         None
     }
+    /// The value of ICM symbol `name` (`icm`, `icm_fold` …) given the payouts (`prizes`: the
+    /// `f$icm_prize1..9` values, NaN where the profile defines none), or the warning to give
+    /// (the value is then 0).
+    fn icm_value(&self, name: &str, _prizes: &[f64]) -> Result<f64, String> {
+        Err(format!(
+            "symbol '{name}' is known only at a live table and the provider does not give it: 0"
+        ))
+    }
 }
 
 /// True for the symbols a [`SymbolProvider`] answers itself.
@@ -78,6 +86,9 @@ pub struct Player {
     pub dealt: bool,
     /// Not folded.
     pub playing: bool,
+    /// The stack at the hand's start (`start_balance`: balance plus bet when the hand
+    /// began), for `icm`; when absent, derived ([`TableState::start_balance`]).
+    pub start_balance: Option<f64>,
 }
 
 impl Player {
@@ -131,6 +142,9 @@ pub struct TableState {
     pub symbols: Vec<(String, f64)>,
     /// The hand's actions by round (`history`), when the state tells them.
     pub history: Option<Vec<Vec<crate::history::Action>>>,
+    /// The tournament's payouts as shares of the prize pool, first place first (`payouts`,
+    /// at most 9): the ICM prizes where the profile defines no `f$icm_prizeN`.
+    pub payouts: Vec<f64>,
 }
 
 /// A state file problem: the JSON path (`players[2].chair`) and what is wrong, or a syntax error
@@ -296,6 +310,7 @@ impl TableState {
                 "seed",
                 "symbols",
                 "history",
+                "payouts",
             ],
             "",
         )?;
@@ -431,6 +446,24 @@ impl TableState {
             }
             Some(v) => return err("symbols", format!("expected an object, found {}", kind(v))),
         }
+        let payouts = match obj.get("payouts") {
+            None => Vec::new(),
+            Some(Value::Array(a)) if a.len() <= 9 => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| nonneg(v, &format!("payouts[{i}]")))
+                .collect::<Result<_, _>>()?,
+            Some(Value::Array(a)) => {
+                return err(
+                    "payouts",
+                    format!(
+                        "{} places, but OpenHoldem pays at most 9 (f$icm_prize1..9)",
+                        a.len()
+                    ),
+                );
+            }
+            Some(v) => return err("payouts", format!("expected an array, found {}", kind(v))),
+        };
         let chairs: Vec<u8> = players.iter().map(|p| p.chair).collect();
         let history = match obj.get("history") {
             None => None,
@@ -438,6 +471,7 @@ impl TableState {
         };
         Ok(TableState {
             history,
+            payouts,
             symbols,
             nchairs,
             userchair,
@@ -456,6 +490,24 @@ impl TableState {
             memory,
             seed,
         })
+    }
+
+    /// The player's stack at the hand's start (CSymbolEngineChipAmounts: balance plus bet at
+    /// the hand reset): the state's `start_balance`, else the balance and this round's bet
+    /// plus what the history says the chair bet in earlier rounds.
+    pub fn start_balance(&self, p: &Player) -> f64 {
+        if let Some(s) = p.start_balance {
+            return s;
+        }
+        let earlier: f64 = self.history.as_ref().map_or(0.0, |rounds| {
+            let current = usize::from(self.betround) - 1;
+            rounds
+                .iter()
+                .take(current)
+                .filter_map(|r| r.iter().rev().find(|a| a.chair == p.chair).map(|a| a.to))
+                .sum()
+        });
+        p.balance + p.bet + earlier
     }
 
     fn player(&self, chair: u8) -> Option<&Player> {
@@ -531,7 +583,15 @@ fn player(v: &Value, path: &str, max_chair: i64) -> Result<Player, StateError> {
     check_keys(
         obj,
         &[
-            "chair", "name", "balance", "bet", "seated", "active", "dealt", "playing",
+            "chair",
+            "name",
+            "balance",
+            "bet",
+            "seated",
+            "active",
+            "dealt",
+            "playing",
+            "start_balance",
         ],
         path,
     )?;
@@ -558,6 +618,10 @@ fn player(v: &Value, path: &str, max_chair: i64) -> Result<Player, StateError> {
     let active = flag("active", seated)?;
     let dealt = flag("dealt", active)?;
     let playing = flag("playing", dealt)?;
+    let start_balance = match obj.get("start_balance") {
+        None => None,
+        Some(v) => Some(nonneg(v, &field("start_balance"))?),
+    };
     for (k, this, needs, what) in [
         ("active", active, seated, "seated"),
         ("dealt", dealt, active, "active"),
@@ -576,6 +640,7 @@ fn player(v: &Value, path: &str, max_chair: i64) -> Result<Player, StateError> {
         active,
         dealt,
         playing,
+        start_balance,
     })
 }
 
@@ -688,6 +753,10 @@ impl SymbolProvider for TableState {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| *v)
+    }
+
+    fn icm_value(&self, name: &str, prizes: &[f64]) -> Result<f64, String> {
+        crate::icm::value(self, name, prizes)
     }
 
     fn catalog_value(&self, name: &str) -> Option<f64> {

@@ -162,7 +162,10 @@ impl Symbol {
             }
             // Live symbols warn once per run when the state does not give them.
             Fixed(i) => match crate::catalog::fixed(i).source {
-                crate::catalog::Source::Live(_) | crate::catalog::Source::History => Lifetime::Run,
+                // ICM reads the f$icm_prize functions, whose values are the run's.
+                crate::catalog::Source::Live(_)
+                | crate::catalog::Source::History
+                | crate::catalog::Source::Icm => Lifetime::Run,
                 _ => Lifetime::State,
             },
             Prefix(p) if crate::catalog::prefix_default(p).is_some() => Lifetime::Run,
@@ -212,7 +215,21 @@ impl Symbol {
             ],
             PrWinNow | PrLosNow | HandRank169 | HandRank2652 | HandRank1326 | HandRank1000
             | HandRankP => &["f$prwin_number_of_opponents"],
+            Fixed(i) if crate::catalog::fixed(i).source == crate::catalog::Source::Icm => {
+                &crate::icm::PRIZE_FUNCTIONS
+            }
             _ => &[],
+        }
+    }
+
+    /// The value pushed for dependency `k` when the profile does not define that function:
+    /// 0 opponents (read as 1), NaN for "the default" (prwin's iterations, the state's ICM
+    /// payouts).
+    pub fn absent_dep(self, k: usize) -> f64 {
+        if k == 0 && !matches!(self, Symbol::Fixed(_)) {
+            0.0
+        } else {
+            f64::NAN
         }
     }
 }

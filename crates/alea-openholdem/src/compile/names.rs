@@ -259,10 +259,10 @@ impl Builder<'_> {
                 .fn_index
                 .get(*dep)
                 .is_some_and(|&i| self.functions[i as usize].root.is_some());
-            // For the opponent count an empty function means 1; for iterations the default.
+            // For the opponent count an empty function means 1; for iterations and ICM
+            // payouts the default.
             if !(defined_nonempty && self.call_function(f, dep, span, NO_NODE, Some(name))) {
-                let absent = if k == 0 { 0.0 } else { f64::NAN };
-                self.emit(Instr::Const(absent), NO_NODE);
+                self.emit(Instr::Const(sym.absent_dep(k)), NO_NODE);
             }
         }
         let slot = self.slot(name.to_string(), sym);
