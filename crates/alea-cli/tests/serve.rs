@@ -363,3 +363,58 @@ fn hostile_check_bodies_get_bounded_answers() {
     );
     s.stop();
 }
+
+#[test]
+fn seeds_travel_as_strings_and_a_64_bit_seed_reproduces_the_roll() {
+    let s = server(Config::default());
+    // A seed above 2^53, which a JavaScript number would round.
+    let big = "18446744073709551557";
+    let body = json!({"program": "10#d1000", "seed": big, "times": 3});
+    let (_, a) = post(s.addr(), "/api/dice/roll", &body);
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["seed"], big);
+    let (_, b) = post(s.addr(), "/api/dice/roll", &body);
+    assert_eq!(a["statements"], b["statements"]);
+    // The neighbouring seed (what rounding would give) rolls differently.
+    let (_, c) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": "10#d1000", "seed": "18446744073709551556", "times": 3}),
+    );
+    assert_ne!(a["statements"], c["statements"]);
+    // A random seed comes back as a string that repeats the roll.
+    let (_, r) = post(s.addr(), "/api/dice/roll", &json!({"program": "10#d1000"}));
+    let seed = r["seed"]
+        .as_str()
+        .expect("the seed is a string")
+        .to_string();
+    let (_, again) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": "10#d1000", "seed": seed}),
+    );
+    assert_eq!(r["statements"], again["statements"]);
+    // A JSON integer seed still works and means the same seed.
+    let (_, n) = post(
+        s.addr(),
+        "/api/blackjack/deal",
+        &json!({"spec": "7bag", "seed": 12, "count": 20}),
+    );
+    let (_, t) = post(
+        s.addr(),
+        "/api/blackjack/deal",
+        &json!({"spec": "7bag", "seed": "12", "count": 20}),
+    );
+    assert_eq!(n["seed"], "12");
+    assert_eq!(n["sequence"], t["sequence"]);
+    // A seed that is not a number is a request error, not a silent default.
+    let (status, v) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": "d6", "seed": "12x"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains("seed"), "{v}");
+    s.stop();
+}

@@ -76,6 +76,8 @@ fn the_page_runs_one_example_per_language_in_chromium() {
         "holdem: ok f$raise=1",
         "ezscript: ok text=Summer League #7: buy-in 40",
         "errors: ok line=1 column=9",
+        "seed: ok seed=18446744073709551557",
+        "stale: ok cleared error=HTTP 413",
     ] {
         assert!(report.contains(want), "missing {want:?} in {report}");
     }

@@ -355,7 +355,7 @@ async fn handle(shared: Arc<Shared>, request: Request<Body>) -> Response<Body> {
         }
         Ok(Ok(b)) => b,
     };
-    let input: Value = match serde_json::from_slice(&body) {
+    let mut input: Value = match serde_json::from_slice(&body) {
         Ok(v @ Value::Object(_)) => v,
         Ok(_) => {
             return respond_json(
@@ -370,7 +370,35 @@ async fn handle(shared: Arc<Shared>, request: Request<Body>) -> Response<Body> {
             );
         }
     };
+    if let Err(e) = seed_in(&mut input) {
+        return respond_json(StatusCode::OK, &e);
+    }
     compute(&shared, client, handler, input).await
+}
+
+/// Seeds travel as decimal strings: JavaScript numbers hold 53 bits, so the page's 64-bit seed
+/// would be rounded and no longer reproduce its roll. A request's `seed` may be a string (or,
+/// as before, a JSON integer); the handlers see the integer. Done here once for every endpoint.
+fn seed_in(input: &mut Value) -> Result<(), Value> {
+    let Some(Value::String(text)) = input.get("seed") else {
+        return Ok(());
+    };
+    match text.trim().parse::<u64>() {
+        Ok(n) => {
+            input["seed"] = json!(n);
+            Ok(())
+        }
+        Err(_) => Err(api::bad_request(
+            "`seed` must be a decimal integer from 0 to 18446744073709551615",
+        )),
+    }
+}
+
+/// The answer's `seed` as a decimal string (see [`seed_in`]).
+fn seed_out(output: &mut Value) {
+    if let Some(n) = output.get("seed").and_then(Value::as_u64) {
+        output["seed"] = json!(n.to_string());
+    }
 }
 
 /// Fairness key: the peer's IP address and the page's tab id (at most 64 bytes of it).
@@ -414,7 +442,10 @@ async fn compute(
     let mut ticket = ticket;
     let limit = shared.config.time_limit;
     match (&mut ticket.outcome).await {
-        Ok(Outcome::Done(v)) => respond_json(StatusCode::OK, &v),
+        Ok(Outcome::Done(mut v)) => {
+            seed_out(&mut v);
+            respond_json(StatusCode::OK, &v)
+        }
         Ok(Outcome::TimedOut) => respond_json(
             StatusCode::GATEWAY_TIMEOUT,
             &error_body(&format!(

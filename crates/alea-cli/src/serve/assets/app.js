@@ -6,14 +6,84 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&
 const pct = (p) => (p === null || p === undefined) ? "" : (100 * p).toFixed(p > 0 && p < 0.001 ? 4 : 2) + "%";
 const num = (x, d = 4) => (typeof x === "number") ? (Number.isInteger(x) ? String(x) : x.toFixed(d)) : (x === null || x === undefined ? "–" : String(x));
 
-async function api(path, body) {
-  const res = await fetch("/api/" + path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  let data;
-  try { data = await res.json(); } catch (e) { data = { ok: false, error: "HTTP " + res.status }; }
+// A random id per browser tab (sessionStorage is per tab), sent as X-Alea-Client: the server's
+// queue takes turns between clients, so one busy tab does not starve the others.
+const CLIENT_ID = (() => {
+  const fresh = () => (self.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+  try {
+    let id = sessionStorage.getItem("alea-client");
+    if (!id) { id = fresh(); sessionStorage.setItem("alea-client", id); }
+    return id;
+  } catch (e) { return fresh(); }
+})();
+
+// One request. Never throws: a cancelled request answers {cancelled: true}, a network failure,
+// a 503 (busy) or a 504 (time limit) answer {ok: false, error} like the server's own errors.
+// Seeds travel as decimal strings (a 64-bit seed does not fit a JavaScript number).
+async function api(path, body, signal) {
+  const init = { signal, headers: { "X-Alea-Client": CLIENT_ID } };
+  if (body !== undefined) {
+    init.method = "POST";
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res, data;
+  try {
+    res = await fetch("/api/" + path, init);
+    try { data = await res.json(); } catch (e) { data = { ok: false, error: "HTTP " + res.status }; }
+  } catch (e) {
+    if (e && e.name === "AbortError") return { ok: false, cancelled: true, error: "cancelled" };
+    return { ok: false, error: "the server did not answer (" + e + ")" };
+  }
   if (!res.ok && !data.error) data.error = "HTTP " + res.status;
+  if (res.status === 503) data.busy = true;
   return data;
+}
+
+// Each tab has at most one request in flight: the progress line shows its time and a Cancel
+// button (aborting the fetch closes the connection, and the server stops the computation);
+// starting another request in the tab cancels the previous one. An error, a busy answer or a
+// cancel clears the tab's results, so nothing stale stays on screen; while a request runs the
+// old results are dimmed.
+const TABS = {
+  dice: { results: ["dice-chart", "dice-tables", "dice-rolls"], errors: "dice-errors" },
+  bj: { results: ["bj-chart", "bj-stats", "bj-deals"], errors: "bj-errors" },
+  oh: { results: ["oh-results", "oh-trace"], errors: "oh-errors" },
+  ez: { results: ["ez-result", "ez-clock-out"], errors: "ez-errors" },
+};
+const inflight = {};
+function clearResults(tab) {
+  for (const id of TABS[tab].results) { $(id).innerHTML = ""; $(id).classList.remove("stale"); }
+}
+function failed(tab, data) {
+  clearResults(tab);
+  showErrors($(TABS[tab].errors), null, data);
+}
+async function run(tab, f) {
+  if (inflight[tab]) inflight[tab].abort();
+  const ctl = new AbortController();
+  inflight[tab] = ctl;
+  const box = $(tab + "-progress");
+  const msg = box.querySelector(".msg");
+  const t0 = performance.now();
+  let userCancel = false;
+  box.querySelector("button").onclick = () => { userCancel = true; ctl.abort(); };
+  msg.textContent = "working…";
+  box.hidden = false;
+  for (const id of TABS[tab].results) $(id).classList.add("stale");
+  const timer = setInterval(() => { msg.textContent = `working… ${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
+  try {
+    const data = await f(ctl.signal);
+    if (userCancel) failed(tab, { ok: false, error: "cancelled: the computation was stopped" });
+    return data;
+  } finally {
+    clearInterval(timer);
+    if (inflight[tab] === ctl) {
+      inflight[tab] = null;
+      box.hidden = true;
+      for (const id of TABS[tab].results) $(id).classList.remove("stale");
+    }
+  }
 }
 
 // ---- the editor: line numbers, error spans underlined, errors listed and clickable ----------
@@ -101,10 +171,6 @@ function fillSelect(sel, items, label) {
   sel.innerHTML = items.map((x, i) => `<option value="${i}">${esc(label(x))}</option>`).join("");
 }
 
-async function busy(button, f) {
-  button.disabled = true;
-  try { return await f(); } finally { button.disabled = false; }
-}
 
 // ---- dicelab -----------------------------------------------------------------------------
 const dice = { pinned: [] };
@@ -112,14 +178,14 @@ function setupDice(ex) {
   dice.ed = new Editor($("dice-editor"), 5);
   fillSelect($("dice-examples"), ex.dice, (d) => d.name);
   const load = () => { dice.ed.value = ex.dice[$("dice-examples").value].program; };
-  $("dice-examples").addEventListener("change", () => { load(); diceCalc(); });
+  $("dice-examples").addEventListener("change", () => { load(); run("dice", diceCalc); });
   load();
-  $("dice-calc").addEventListener("click", () => busy($("dice-calc"), diceCalc));
-  $("dice-roll").addEventListener("click", () => busy($("dice-roll"), diceRoll));
+  $("dice-calc").addEventListener("click", () => run("dice", diceCalc));
+  $("dice-roll").addEventListener("click", () => run("dice", diceRoll));
   $("dice-pin").addEventListener("click", () => {
     const p = dice.ed.value.trim();
     if (p && !dice.pinned.includes(p) && dice.pinned.length < 7) dice.pinned.push(p);
-    renderPinned(); diceCalc();
+    renderPinned(); run("dice", diceCalc);
   });
 }
 function renderPinned() {
@@ -128,15 +194,17 @@ function renderPinned() {
   dice.pinned.forEach((p, i) => {
     const li = document.createElement("li");
     li.innerHTML = `<button title="remove">×</button><span>${esc(p)}</span>`;
-    li.querySelector("button").addEventListener("click", () => { dice.pinned.splice(i, 1); renderPinned(); diceCalc(); });
+    li.querySelector("button").addEventListener("click", () => { dice.pinned.splice(i, 1); renderPinned(); run("dice", diceCalc); });
     ul.appendChild(li);
   });
 }
-async function diceCalc() {
+async function diceCalc(signal) {
   const current = dice.ed.value;
   const programs = [...dice.pinned.filter((p) => p !== current.trim()), current];
-  const data = await api("dice/calc", { programs });
-  if (data.error) { showErrors($("dice-errors"), dice.ed, data); return data; }
+  const data = await api("dice/calc", { programs }, signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("dice", data); return data; }
+  $("dice-rolls").innerHTML = "";
   const mine = data.results[data.results.length - 1];
   showErrors($("dice-errors"), dice.ed, mine);
   $("dice-chart").innerHTML = data.svg || "";
@@ -157,12 +225,17 @@ async function diceCalc() {
   $("dice-tables").innerHTML = html;
   return data;
 }
-async function diceRoll() {
-  const data = await api("dice/roll", { program: dice.ed.value, times: 10 });
-  if (showErrors($("dice-errors"), dice.ed, data)) return data;
+async function diceRoll(signal) {
+  const seed = $("dice-seed").value.trim();
+  const data = await api("dice/roll", { program: dice.ed.value, times: 10, ...(seed ? { seed } : {}) }, signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("dice", data); return data; }
+  if (showErrors($("dice-errors"), dice.ed, data)) { clearResults("dice"); return data; }
+  // The seed is a string end to end: typed into the box it repeats these rolls exactly.
   $("dice-rolls").innerHTML = data.statements.map((s) => `<div><code>${esc(s.text)}</code> → ` +
     s.rolls.map((r) => `<span class="roll">${r.length ? r.join(" ") : "()"}</span>`).join("") + `</div>`).join("") +
-    `<p class="note">seed ${data.seed}</p>`;
+    `<p class="note">seed <code id="dice-seed-used">${esc(data.seed)}</code> <button id="dice-seed-keep" title="roll with this seed again">reuse</button></p>`;
+  $("dice-seed-keep").addEventListener("click", () => { $("dice-seed").value = data.seed; });
   return data;
 }
 
@@ -178,30 +251,33 @@ function setupBlackjack(ex) {
     const i = Math.max(0, ex.blackjack.findIndex((d) => d.name === def));
     sel.value = i;
     ed.value = ex.blackjack[i].spec;
-    sel.addEventListener("change", () => { ed.value = ex.blackjack[sel.value].spec; bjAnalyse(); });
+    sel.addEventListener("change", () => { ed.value = ex.blackjack[sel.value].spec; run("bj", bjAnalyse); });
   }
-  $("bj-deal").addEventListener("click", () => busy($("bj-deal"), bjDeal));
-  $("bj-analyse").addEventListener("click", () => busy($("bj-analyse"), bjAnalyse));
-  $("bj-piece").addEventListener("change", bjAnalyse);
+  $("bj-deal").addEventListener("click", () => run("bj", bjDeal));
+  $("bj-analyse").addEventListener("click", () => run("bj", bjAnalyse));
+  $("bj-piece").addEventListener("change", () => run("bj", bjAnalyse));
 }
-async function bjDeal() {
-  const seed = Number($("bj-seed").value) || 0;
+async function bjDeal(signal) {
+  const seed = $("bj-seed").value.trim() || "0";
   let html = "", errs = [];
   for (const [name, ed] of [["A", bj.a], ["B", bj.b]]) {
-    const data = await api("blackjack/deal", { spec: ed.value, seed, count: 70 });
+    const data = await api("blackjack/deal", { spec: ed.value, seed, count: 70 }, signal);
+    if (data.cancelled) return false;
+    if (data.error) { failed("bj", data); return false; }
     ed.mark(data.errors);
     if (!data.ok) { errs.push(data); continue; }
     html += `<div class="summary">${name}: <code>${esc(data.canonical)}</code></div><div class="pieces">` +
       data.sequence.map((p) => `<span class="piece ${pieceClass(p)}" title="${esc(p)}">${esc(p)}</span>`).join("") + `</div>`;
   }
   $("bj-errors").innerHTML = "";
-  for (const e of errs) showErrors($("bj-errors"), null, e);
+  for (const e of errs) { const d = document.createElement("div"); $("bj-errors").appendChild(d); showErrors(d, null, e); }
   $("bj-deals").innerHTML = html;
   return errs.length === 0;
 }
-async function bjAnalyse() {
-  const data = await api("blackjack/analyse", { specs: [bj.a.value, bj.b.value], piece: $("bj-piece").value });
-  if (data.error) { showErrors($("bj-errors"), null, data); return data; }
+async function bjAnalyse(signal) {
+  const data = await api("blackjack/analyse", { specs: [bj.a.value, bj.b.value], piece: $("bj-piece").value }, signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("bj", data); return data; }
   bj.a.mark(data.results[0].errors); bj.b.mark(data.results[1].errors);
   const box = $("bj-errors"); box.innerHTML = "";
   data.results.forEach((r, i) => { if (!r.ok) { const d = document.createElement("div"); box.appendChild(d); showErrors(d, i ? bj.b : bj.a, r); } });
@@ -229,10 +305,10 @@ function setupHoldem(ex) {
   oh.state = new Editor($("oh-state"), 6);
   fillSelect($("oh-examples"), ex.holdem, (d) => d.name);
   const load = () => { const e = ex.holdem[$("oh-examples").value]; oh.ed.value = e.formulas; oh.state.value = e.state; };
-  $("oh-examples").addEventListener("change", () => { load(); ohRun(); });
+  $("oh-examples").addEventListener("change", () => { load(); run("oh", ohRun); });
   load();
-  $("oh-run").addEventListener("click", () => busy($("oh-run"), ohRun));
-  $("oh-lint").addEventListener("click", () => busy($("oh-lint"), ohLint));
+  $("oh-run").addEventListener("click", () => run("oh", ohRun));
+  $("oh-lint").addEventListener("click", () => run("oh", ohLint));
 }
 function ohErrors(data) {
   const errs = data.errors || [];
@@ -270,8 +346,10 @@ function traceTree(lines) {
   });
   return root;
 }
-async function ohRun() {
-  const data = await api("holdem/run", { formulas: oh.ed.value, state: oh.state.value, expr: $("oh-expr").value, trace: true });
+async function ohRun(signal) {
+  const data = await api("holdem/run", { formulas: oh.ed.value, state: oh.state.value, expr: $("oh-expr").value, trace: true }, signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("oh", data); return data; }
   ohErrors(data);
   let html = "";
   if (data.results && data.results.length) {
@@ -289,8 +367,10 @@ async function ohRun() {
   if (data.trace && data.trace.length) tr.appendChild(traceTree(data.trace));
   return data;
 }
-async function ohLint() {
-  const data = await api("holdem/lint", { formulas: oh.ed.value });
+async function ohLint(signal) {
+  const data = await api("holdem/lint", { formulas: oh.ed.value }, signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("oh", data); return data; }
   ohErrors(data);
   $("oh-results").innerHTML = `<h3>Lint</h3><p>${data.error_count} errors, ${data.warning_count} warnings</p>`;
   $("oh-trace").innerHTML = "";
@@ -306,17 +386,19 @@ function setupEz(ex) {
   fillSelect($("ez-examples"), ex.ezscript, (d) => d.name);
   fillSelect($("ez-locale"), ex.locales, (l) => l);
   const load = () => { const e = ex.ezscript[$("ez-examples").value]; ez.ed.value = e.source; $("ez-template").checked = e.template; };
-  $("ez-examples").addEventListener("change", () => { load(); ezRun(); });
+  $("ez-examples").addEventListener("change", () => { load(); run("ez", ezRun); });
   load();
-  $("ez-run").addEventListener("click", () => busy($("ez-run"), ezRun));
-  $("ez-clock").addEventListener("click", () => busy($("ez-clock"), ezClock));
+  $("ez-run").addEventListener("click", () => run("ez", ezRun));
+  $("ez-clock").addEventListener("click", () => run("ez", ezClock));
 }
 function ezRequest() {
   return { source: ez.ed.value, template: $("ez-template").checked, tournament: ez.tour.value, locale: ex_locale() };
 }
 function ex_locale() { const s = $("ez-locale"); return s.options.length ? s.options[s.selectedIndex].text : "en-US"; }
-async function ezRun() {
-  const data = await api("ezscript/run", ezRequest());
+async function ezRun(signal) {
+  const data = await api("ezscript/run", ezRequest(), signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("ez", data); return data; }
   showErrors($("ez-errors"), ez.ed, data);
   $("ez-result").innerHTML = data.ok ? `<h3>Result</h3><div class="result ez-text">${esc(data.text)}</div>` +
     (typeof data.value === "object" && data.value !== null ? `<h3>Value (JSON)</h3><div class="result">${esc(JSON.stringify(data.value, null, 1))}</div>` : "") : "";
@@ -325,10 +407,12 @@ async function ezRun() {
 // The clock preview plays the simulated run back, ten simulated seconds per 100 ms: the
 // content field as the clock shows it (frames from the server) and the alerts as they fire.
 let ezClockTimer = null;
-async function ezClock() {
-  const data = await api("ezscript/clock", { ...ezRequest(), seconds: 600 });
+async function ezClock(signal) {
+  const data = await api("ezscript/clock", { ...ezRequest(), seconds: 600 }, signal);
+  if (data.cancelled) return data;
   const out = $("ez-clock-out");
   if (ezClockTimer) { clearInterval(ezClockTimer); ezClockTimer = null; }
+  if (data.error) { failed("ez", data); return data; }
   if (!data.ok) { out.innerHTML = `<p class="note">${esc(data.error || "the clock preview failed")}</p>`; showErrors($("ez-errors"), null, data); return data; }
   const frames = data.frames || [];
   const firings = data.firings || [];
@@ -366,7 +450,7 @@ async function main() {
   if (["dice", "blackjack", "holdem", "ezscript"].includes(want)) showTab(want);
   const params = new URLSearchParams(location.search);
   if (params.has("selftest")) return selftest(params.get("tab"));
-  diceCalc(); bjAnalyse(); bjDeal(); ohRun(); ezRun();
+  run("dice", diceCalc); run("bj", async (s) => { await bjAnalyse(s); return bjDeal(s); }); run("oh", ohRun); run("ez", ezRun);
 }
 
 // ?selftest=1 runs one example per tab and writes what it saw into #selftest, for the
@@ -384,6 +468,29 @@ async function selftest(tab) {
     const listed = document.querySelectorAll("#dice-errors .err").length;
     dice.ed.value = "sum(2#d6)"; await diceCalc();
     return !d.ok && marked === 1 && listed >= 1 ? `ok line=${d.results[0].errors[0].line} column=${d.results[0].errors[0].column}` : `FAIL marked=${marked} listed=${listed}`;
+  });
+  await check("seed", async () => {
+    // A 64-bit seed (above 2^53) shown and sent as a string repeats the roll exactly.
+    const big = "18446744073709551557";
+    dice.ed.value = "10#d1000"; $("dice-seed").value = big;
+    const a = await diceRoll();
+    const shown = $("dice-seed-used") ? $("dice-seed-used").textContent : "";
+    const b = await diceRoll();
+    $("dice-seed").value = "";
+    const same = JSON.stringify(a.statements) === JSON.stringify(b.statements);
+    return a.ok && shown === big && same ? `ok seed=${shown}` : `FAIL shown=${shown} same=${same}`;
+  });
+  await check("stale", async () => {
+    // A request the server refuses (413: over the body limit) clears the previous results.
+    dice.ed.value = "sum(2#d6)"; dice.pinned = []; renderPinned();
+    await diceCalc();
+    const before = document.querySelectorAll("#dice-tables tr").length;
+    dice.ed.value = "d6 ".repeat(100000);
+    const d = await run("dice", diceCalc);
+    const after = document.querySelectorAll("#dice-tables tr").length + $("dice-chart").innerHTML.length;
+    const shown = $("dice-errors").textContent;
+    dice.ed.value = "sum(2#d6)";
+    return before > 0 && after === 0 && d.error && shown.includes("413") ? `ok cleared error=${shown}` : `FAIL before=${before} after=${after} shown=${shown}`;
   });
   await check("dice", async () => {
     dice.ed.value = "sum(2#d6)"; dice.pinned = ["d12"]; renderPinned();
