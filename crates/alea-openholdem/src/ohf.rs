@@ -42,6 +42,12 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
     let mut preamble_reported = false;
     let mut preamble: Option<Span> = None;
     let mut line_no = file.line_index(pos) + 1;
+    // CFormulaFileSplitter::SkipShankyOptionSettings: option settings (`name = value`) or the
+    // keyword `custom` before the first header mark Shanky-style bot logic, in which a line
+    // `preflop` … `river` is also a header (of f$preflop … f$river).
+    let mut shanky = false;
+    let mut custom = false;
+    let mut shanky_bodies = 0usize;
     while pos < text.len() {
         let line_end = text[pos..].find('\n').map_or(text.len(), |k| pos + k);
         let next = if line_end < text.len() {
@@ -52,7 +58,38 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
         let line = text[pos..line_end]
             .strip_suffix('\r')
             .unwrap_or(&text[pos..line_end]);
-        if line.starts_with("##") {
+        let shanky_round = if shanky { shanky_betround(line) } else { None };
+        let mut option_line = false;
+        if sections.is_empty() && !line.starts_with("##") && shanky_round.is_none() {
+            if line.trim().eq_ignore_ascii_case("custom") {
+                custom = true;
+                option_line = true;
+            } else if line.find('=').is_some_and(|i| i > 0) {
+                option_line = true;
+            }
+            shanky |= option_line;
+        }
+        if let Some(round) = shanky_round {
+            if let Some(last) = sections.last_mut() {
+                last.body.end = pos as u32;
+            }
+            if sections.is_empty() && !custom {
+                // SkipShankyOptionSettings: a warning, the file still loads.
+                diags.push(
+                    Diagnostic::warning("Shanky-style code without the keyword 'custom'")
+                        .with_span(Span::new(pos, pos + round.len()))
+                        .with_help("OpenHoldem 14 expects 'custom' on a line before the first betting round"),
+                );
+            }
+            shanky_bodies += 1;
+            sections.push(Section {
+                kind: SectionKind::Function,
+                name: format!("f${round}"),
+                name_span: Span::new(pos, pos + round.len()),
+                header_line: line_no,
+                body: Span::new(next, next),
+            });
+        } else if line.starts_with("##") {
             if let Some(last) = sections.last_mut() {
                 last.body.end = pos as u32;
             }
@@ -88,7 +125,11 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
                     });
                 }
             }
-        } else if sections.is_empty() && !line.trim().is_empty() && !preamble_reported {
+        } else if sections.is_empty()
+            && !line.trim().is_empty()
+            && !preamble_reported
+            && !option_line
+        {
             // CFormulaFileSplitter::SkipShankyOptionSettings skips every line before the first
             // header; only a file without any header is refused (see below).
             preamble_reported = true;
@@ -104,12 +145,37 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
             break;
         }
     }
+    if shanky_bodies > 0
+        && let Some(first) = sections.iter().find(|s| s.name.starts_with("f$"))
+    {
+        diags.push(
+            Diagnostic::warning(
+                "Shanky-style bot logic: imported as OpenHoldem 14 splits it (option settings \
+                     and 'custom' skipped, 'preflop' … 'river' as f$preflop … f$river); alea reads \
+                     the rules as OpenPPL, without Shanky's relaxations",
+            )
+            .with_span(first.name_span)
+            .with_help(
+                "convert the rules to OpenPPL (exact action names, RaiseBy/RaiseTo, SET user…)",
+            ),
+        );
+    }
     if let Some(span) = preamble {
         let d = if sections.is_empty() {
             // CFormulaFileSplitter::SplitFile: "Input file does not contain any bot-logic".
-            Diagnostic::error("the file contains no section: no ##f$name## or ##listNAME## header")
-                .with_span(span)
-                .with_help("OpenHoldem formula files are a sequence of ##name## headers and bodies")
+            let mut d = Diagnostic::error(
+                "the file contains no section: no ##f$name## or ##listNAME## header \
+                 (OpenHoldem 14: \"Input file does not contain any bot-logic\")",
+            )
+            .with_span(span)
+            .with_help("OpenHoldem formula files are a sequence of ##name## headers and bodies");
+            if text.lines().any(|l| shanky_betround(l).is_some()) {
+                d = d.with_note(
+                    "lines 'preflop' … 'river' start Shanky-style betting rounds only after the \
+                     keyword 'custom' or option settings ('name = value') at the top of the file",
+                );
+            }
+            d
         } else {
             Diagnostic::warning("text before the first section header is ignored")
                 .with_span(span)
@@ -119,6 +185,15 @@ pub fn split_sections(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Vec<Sec
     }
     sections.retain(|s| !s.name.is_empty());
     sections
+}
+
+/// `preflop`, `flop`, `turn` or `river` starting a line, lower case, not followed by a letter
+/// or digit (CFormulaFileSplitter::IsShankyFunction).
+fn shanky_betround(line: &str) -> Option<&'static str> {
+    ["preflop", "flop", "turn", "river"].into_iter().find(|r| {
+        line.strip_prefix(r)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+    })
 }
 
 fn parse_header(line: &str, at: usize) -> Result<(String, Span), Diagnostic> {
@@ -419,7 +494,15 @@ mod tests {
         );
         assert_eq!(
             split("hello\n").1,
-            ["the file contains no section: no ##f$name## or ##listNAME## header"]
+            [
+                "the file contains no section: no ##f$name## or ##listNAME## header \
+                 (OpenHoldem 14: \"Input file does not contain any bot-logic\")"
+            ]
+        );
+        // Shanky-style option settings are skipped without a word; a rule line is reported.
+        assert_eq!(
+            split("MaxStake = 10\nhello\n##f$a##\n").1,
+            ["text before the first section header is ignored"]
         );
         assert_eq!(split("##asdf##\n").1, ["unknown section kind 'asdf'"]);
         assert_eq!(

@@ -360,6 +360,59 @@ fn what_openholdem_14_refuses() {
 }
 
 #[test]
+fn shanky_style_files_split_as_openholdem_14() {
+    // CFormulaFileSplitter::SkipShankyOptionSettings / IsShankyFunction: after `custom` (or
+    // option settings `name = value`) a line `preflop` … `river` is the header of f$preflop …
+    // f$river; the rules below it are OpenPPL.
+    let bot = "custom\n\npreflop\nWHEN Others Call FORCE\nflop // c-bet\nWHEN call > 10 Fold FORCE\nWHEN Others RaiseBy 3 FORCE\n";
+    let r = run(&[("s.ohf", bot)], &["f$preflop", "f$flop"]).unwrap();
+    assert_eq!(r[0].1, alea_openholdem::action_constant("Call").unwrap());
+    // call is 4 and ncallbets 4: RaiseBy 3 is ncallbets + 3 = 7 big blinds.
+    assert_eq!(r[1].1, 7.0);
+    let warnings_of = |text: &str| -> Vec<String> {
+        let c = compile_profile(files(&[("s.ohf", text)]), None);
+        c.program
+            .expect("loads")
+            .lint_warnings()
+            .iter()
+            .map(|d| d.diagnostic.message.clone())
+            .collect()
+    };
+    let warnings: Vec<String> = warnings_of(bot)
+        .into_iter()
+        .filter(|w| w.contains("Shanky"))
+        .collect();
+    assert!(
+        warnings.len() == 1 && warnings[0].starts_with("Shanky-style bot logic"),
+        "{warnings:?}"
+    );
+    // Option settings without `custom`: loads, with OH 14's warning.
+    let w = warnings_of("MaxStake = 10\npreflop\nWHEN Others Fold FORCE\n");
+    assert!(
+        w.iter()
+            .any(|m| m == "Shanky-style code without the keyword 'custom'"),
+        "{w:?}"
+    );
+    // Betting rounds alone are not headers: "Input file does not contain any bot-logic", with
+    // a note on what would make them so.
+    let c = compile_profile(
+        files(&[("b.ohf", "preflop\nWHEN Others Fold FORCE\n")]),
+        None,
+    );
+    let d = &c.diagnostics[0].diagnostic;
+    assert!(
+        d.is_error()
+            && d.message
+                .contains("Input file does not contain any bot-logic")
+    );
+    assert!(
+        d.notes.iter().any(|n| n.contains("'custom'")),
+        "{:?}",
+        d.notes
+    );
+}
+
+#[test]
 fn multiplexed_names() {
     // CSymbolEngineMultiplexer: NAME_POSTFIX is NAME followed by the postfix's value.
     let lib = "##Seat0##\n10\n##Seat5##\n15\n##f$x##\nSeat_dealerchair + Seat_flop\n##Seat2##\n2\n";
