@@ -165,6 +165,32 @@ fn a_runtime_error_ends_its_statement_in_every_mode() {
 }
 
 #[test]
+fn the_repl_takes_programs_nested_as_deep_as_0_7_allows() {
+    // Parsing, running and dropping a 9,990-deep statement recurse that deep: the REPL
+    // runs them on the big stack (it overflowed the main thread's stack before).
+    let chain = format!(
+        "{}1\n{}1{}\n",
+        "sum ".repeat(9_990),
+        "(".repeat(9_990),
+        ")".repeat(9_990)
+    );
+    let r = support::alea(&["repl", "dice"])
+        .env(
+            "HOME",
+            std::env::temp_dir().to_str().expect("a UTF-8 temp dir"),
+        )
+        .stdin(chain)
+        .run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("mean 1.000000  sd 0.000000").count(),
+        2,
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn the_repl_computes_the_exact_distribution_by_default() {
     use std::io::Write;
     use std::process::Stdio;

@@ -359,6 +359,17 @@ fn limits_end_in_clear_errors() {
     let deep_die = format!("{}d2{}", "-(-(".repeat(2_495), "))".repeat(2_495));
     let r = dicelab(&["-e", "-n", "1000", "--seed", "1"], &deep_die);
     assert!(r.stdout.starts_with("  1\t0."), "{}", r.stderr);
+    // 0.7 evaluates a 5,000-deep `sum sum … 1` chain (issue 16), in every mode.
+    let chain = format!("{}1", "sum ".repeat(5_000));
+    assert_eq!(dicelab(&["-r"], &chain).stdout, "1 \n");
+    assert_eq!(dicelab(&["-c"], &chain).stdout, "  1\t1.000000\t\n");
+    assert_eq!(
+        dicelab(&["-e", "-n", "10"], &chain).stdout,
+        "  1\t1.000000\n"
+    );
+    let tree = dicelab(&["-p"], &chain).stdout;
+    assert_eq!(tree.lines().count(), 5_001);
+    assert_eq!(tree.lines().last().map(str::trim), Some("1"));
     // 10 MB of input: a clear error, no crash.
     let big = "1+".repeat(5_000_000) + "1";
     let r = dicelab(&[], &big);

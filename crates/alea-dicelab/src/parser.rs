@@ -326,7 +326,12 @@ impl<'a> Parser<'a> {
                 self.node(ExprKind::Foreach { var, list, body }, span)
             }
             _ => {
-                let scalar = self.scalar(0)?;
+                // Not a nesting level of its own: the `expr` (or `#`) around this element
+                // already counted one, and every way back into `elem` from here passes
+                // `expr` or a counted `scalar`. So `sum sum … 1` costs one level per `sum`,
+                // as 0.7's parser stack does (it takes about 9,990 of them).
+                let lhs = self.unary()?;
+                let scalar = self.binary_rest(lhs, 0)?;
                 self.scalar_tail(scalar)
             }
         }

@@ -153,6 +153,18 @@ fn deep_nesting_is_an_error_not_a_crash() {
         let (p, d) = parse(&SourceFile::new("<deep>", text));
         assert!(d.is_empty());
         assert_eq!(roll_all(&p, 0), vec![Ok(vec![1])]);
+        // One level per `sum`, as 0.7's parser stack (issue 16): 9,990 of them parse, roll
+        // and calculate; 10,001 are too deep.
+        let text = format!("{}3#d6", "sum ".repeat(9_990));
+        let (p, d) = parse(&SourceFile::new("<deep>", text));
+        assert!(d.is_empty());
+        assert_eq!(roll_all(&p, 0).len(), 1);
+        let r = alea_dicelab::calc::calculate(&p.statements[0], &Default::default())
+            .expect("a sum of three dice");
+        assert_eq!(r.distribution().len(), 16);
+        let text = format!("{}1", "sum ".repeat(10_001));
+        let (_, d) = parse(&SourceFile::new("<deep>", text));
+        assert_eq!(d[0].message, "program nested too deeply");
     });
 }
 

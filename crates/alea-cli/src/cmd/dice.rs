@@ -610,26 +610,32 @@ pub fn repl() -> ExitCode {
             let (cmd, arg) = rest.split_once(' ').unwrap_or((rest, ""));
             return ReplStep::Done(repl_command(&mut session, cmd, arg.trim()));
         }
-        let (program, diagnostics) = alea_dicelab::parse(&file);
-        if let Some(d) = diagnostics.first() {
-            // An error at the very end means the statement goes on on the next line.
-            if d.span
-                .is_some_and(|s| s.start as usize >= text.trim_end().len())
-            {
-                return ReplStep::Incomplete;
+        // Parsing, running and dropping a deeply nested statement recurse as deep as it
+        // nests: on the big stack, as `alea dice` and `dicelab` do.
+        let session = &mut session;
+        let display = &display;
+        alea_dicelab::with_big_stack(move || {
+            let (program, diagnostics) = alea_dicelab::parse(&file);
+            if let Some(d) = diagnostics.first() {
+                // An error at the very end means the statement goes on on the next line.
+                if d.span
+                    .is_some_and(|s| s.start as usize >= text.trim_end().len())
+                {
+                    return ReplStep::Incomplete;
+                }
+                let msgs: String = diagnostics.iter().map(|d| render(&file, d)).collect();
+                return ReplStep::Done(msgs);
             }
-            let msgs: String = diagnostics.iter().map(|d| render(&file, d)).collect();
-            return ReplStep::Done(msgs);
-        }
-        let mut out = Vec::new();
-        for statement in &program.statements {
-            let report = session.run(statement);
-            let (_, error) = display.show(&file, statement, &report, &mut out);
-            if let Some(d) = error {
-                out.extend_from_slice(render(&file, &d).as_bytes());
+            let mut out = Vec::new();
+            for statement in &program.statements {
+                let report = session.run(statement);
+                let (_, error) = display.show(&file, statement, &report, &mut out);
+                if let Some(d) = error {
+                    out.extend_from_slice(render(&file, &d).as_bytes());
+                }
             }
-        }
-        ReplStep::Done(String::from_utf8_lossy(&out).into_owned())
+            ReplStep::Done(String::from_utf8_lossy(&out).into_owned())
+        })
     };
     common::run_repl(Repl {
         name: "dice",
