@@ -303,7 +303,11 @@ pub fn run(args: Args) -> ExitCode {
         },
         seed,
     };
-    let evaluation = evaluate(program, state, &request);
+    // prwin's simulation can take seconds (many iterations or opponents): a spinner then.
+    let evaluation = crate::cmd::cards::with_progress(
+        || "evaluating (prwin simulation)".to_string(),
+        || evaluate(program, state, &request),
+    );
     print_outcome(&args, program, &compilation.diagnostics, &evaluation);
     if evaluation.ok() {
         ExitCode::SUCCESS
@@ -596,29 +600,35 @@ pub fn repl() -> ExitCode {
         if !undefined.is_empty() {
             return ReplStep::Done(undefined);
         }
-        let mut m = Machine::new(p);
-        if let Ok(s) = TableState::from_json(&state_text) {
-            m.set_state(Box::new(s));
-        }
-        if m.seed() == 0 {
-            m.set_seed(entropy_seed());
-        }
-        if trace {
-            m.enable_trace();
-        }
-        m.begin_run();
-        let r = m.eval_expr();
+        // The same evaluation as `alea holdem -e` (alea_openholdem::evaluate), on the REPL's
+        // table; the seed is the state's, else fresh each input.
+        let state = TableState::from_json(&state_text).ok();
+        let seed = state
+            .as_ref()
+            .and_then(|s| s.seed)
+            .unwrap_or_else(entropy_seed);
+        let request = Request {
+            selection: Selection::Expression,
+            trace,
+            seed,
+            ..Request::default()
+        };
+        let e = crate::cmd::cards::with_progress(
+            || "evaluating (prwin)".to_string(),
+            || evaluate(p, state, &request),
+        );
         let mut s = String::new();
-        for line in m.take_trace() {
+        for line in &e.trace {
             s.push_str(&line.render());
             s.push('\n');
         }
-        for w in m.warnings() {
+        for w in &e.warnings {
             s.push_str(&w.render(p.files()));
         }
-        match r {
-            Ok(v) => s.push_str(&format_value(v)),
-            Err(e) => s.push_str(&e.render(p.files())),
+        match (&e.error, e.results.first()) {
+            (Some(err), _) => s.push_str(&err.render(p.files())),
+            (None, Some(r)) => s.push_str(&format_value(r.value)),
+            (None, None) => {}
         }
         ReplStep::Done(s)
     };
