@@ -432,9 +432,17 @@ fn index() -> &'static HashMap<&'static str, u16> {
     })
 }
 
-/// What a history symbol is at the start of a hand (no action yet): -1 for a chair, else 0.
+/// What a history symbol is at the start of a hand (no action yet): -1 for a chair, -2 for
+/// `prevaction`, else 0.
 pub fn history_default(name: &str) -> f64 {
-    if name.ends_with("chair") { -1.0 } else { 0.0 }
+    if name == "prevaction" {
+        // CSymbolEngineHistory::UpdateOnHandreset: k_prevaction_undefined.
+        -2.0
+    } else if name.ends_with("chair") {
+        -1.0
+    } else {
+        0.0
+    }
 }
 
 /// The entry of a catalogue name.

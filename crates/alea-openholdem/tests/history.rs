@@ -155,3 +155,98 @@ fn history_errors_name_the_path() {
         "history: 4 rounds, but the board makes this betting round 2"
     );
 }
+
+/// OpenPPL-style history symbols, written for this test in the way OH 14's OpenPPL library
+/// builds its own on OpenHoldem's (`didraisround_preflop`, `prevaction`, `nopponentscalling`
+/// …, through the multiplexer's `_preflop`/`_flop`/`_lastraiserchair` postfixes).
+const HISTORY_LIBRARY: &str = "##BotRaisedBeforeFlop##
+didraisround_preflop > 0 OR didbetsizeround_preflop > 0
+##BotCalledBeforeFlop##
+didcallround_preflop > 0
+##BotCheckedOnFlop##
+didchecround_flop > 0
+##BotsActionsOnThisRound##
+didcall + didrais + didbetsize
+##BotsActionsOnThisRoundIncludingChecks##
+didchec + didcall + didrais + didbetsize
+##BotsLastAction##
+WHEN prevaction = 2 OR prevaction = 3 RETURN Raise FORCE
+WHEN prevaction = 1 RETURN Call FORCE
+WHEN prevaction = 0 RETURN Check FORCE
+WHEN prevaction = -1 RETURN Fold FORCE
+WHEN Others RETURN None FORCE
+##CallsSinceLastPlay##
+WHEN BotsActionsOnThisRoundIncludingChecks = 0 RETURN 0 FORCE
+WHEN Others RETURN nopponentscalling FORCE
+##RaisesSinceLastPlay##
+WHEN BotsActionsOnThisRoundIncludingChecks = 0 RETURN 0 FORCE
+WHEN Others RETURN nopponentstruelyraising FORCE
+##LastRaisersBet##
+currentbet_lastraiserchair
+##RaisesOnFlop##
+`raisbits_flop
+##PlayersDealtPreflop##
+nplayersround_preflop
+##LargestBetPreflop##
+nbetsround_preflop
+##f$flop##
+WHEN BotsLastAction = Check AND RaisesSinceLastPlay >= 2 AND BotRaisedBeforeFlop Fold FORCE
+WHEN Others Call FORCE
+";
+
+#[test]
+fn openppl_history_symbols_from_the_actions() {
+    use alea_openholdem::{Request, Selection, action_constant, compile_profile, evaluate};
+    let c = compile_profile(vec![SourceFile::new("history.ohf", HISTORY_LIBRARY)], None);
+    let p = c.program.expect("the library loads");
+    // Derived from HAND: the hero raised to 3 and called 9 preflop, checked the flop; then
+    // chair 4 bet 10 and chair 5 (the button) raised to 30.
+    let cases: [(&str, f64); 13] = [
+        // didraisround1 = 1, didcallround1 = 1, didchecround2 = 1.
+        ("BotRaisedBeforeFlop", 1.0),
+        ("BotCalledBeforeFlop", 1.0),
+        ("BotCheckedOnFlop", 1.0),
+        // On the flop only a check: 0 actions that count, 1 with checks.
+        ("BotsActionsOnThisRound", 0.0),
+        ("BotsActionsOnThisRoundIncludingChecks", 1.0),
+        // prevaction 0 (check).
+        ("BotsLastAction", action_constant("Check").unwrap()),
+        // Since the check nobody called; chairs 4 and 5 raised.
+        ("CallsSinceLastPlay", 0.0),
+        ("RaisesSinceLastPlay", 2.0),
+        // lastraiserchair 5, currentbet5 = 30.
+        ("LastRaisersBet", 30.0),
+        // raisbits2 = 2⁴ + 2⁵: two raisers.
+        ("RaisesOnFlop", 2.0),
+        ("PlayersDealtPreflop", 6.0),
+        ("LargestBetPreflop", 9.0),
+        // Checked, raised twice behind, having raised preflop: the rule folds.
+        ("f$flop", action_constant("Fold").unwrap()),
+    ];
+    let request = Request {
+        selection: Selection::Named(cases.iter().map(|(n, _)| n.to_string()).collect()),
+        seed: 1,
+        ..Request::default()
+    };
+    let e = evaluate(&p, Some(TableState::from_json(HAND).unwrap()), &request);
+    assert!(e.ok(), "{:?}", e.error.map(|x| x.diagnostic.message));
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    for ((name, want), got) in cases.iter().zip(&e.results) {
+        assert_eq!((got.name.as_str(), got.value), (*name, *want), "{name}");
+    }
+    assert_eq!(e.results[12].action.as_deref(), Some("Fold"));
+    // The same library preflop without a history: the OpenHoldem symbols take their
+    // start-of-hand defaults with a warning each (no action yet: prevaction -2 → None).
+    let before = r#"{"nchairs": 6, "userchair": 2, "dealerchair": 5, "sblind": 0.5, "bblind": 1,
+      "hero": ["Ah", "Kh"], "players": [{"chair": 0, "balance": 99.5, "bet": 0.5},
+      {"chair": 1, "balance": 99, "bet": 1}, {"chair": 2, "balance": 100}]}"#;
+    let request = Request {
+        selection: Selection::Named(vec!["BotsLastAction".into(), "BotRaisedBeforeFlop".into()]),
+        seed: 1,
+        ..Request::default()
+    };
+    let e = evaluate(&p, Some(TableState::from_json(before).unwrap()), &request);
+    assert_eq!(e.results[0].value, action_constant("None").unwrap());
+    assert_eq!(e.results[1].value, 0.0);
+    assert!(!e.warnings.is_empty());
+}
