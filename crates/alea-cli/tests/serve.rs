@@ -418,3 +418,68 @@ fn seeds_travel_as_strings_and_a_64_bit_seed_reproduces_the_roll() {
     assert!(v["error"].as_str().unwrap().contains("seed"), "{v}");
     s.stop();
 }
+
+#[test]
+fn the_clock_view_answers_frames_from_the_elapsed_time_without_a_session() {
+    let s = server(Config::default());
+    let t = include_str!("../../../examples/ezscript/tournament.json");
+    let fields = json!([
+        {"source": "blindLevelNumber"},
+        {"source": "{{ netPrize.toCurrencyString }}", "template": true}
+    ]);
+    let ask = |elapsed: u64, frames: u64| {
+        post(
+            s.addr(),
+            "/api/ezscript/clockview",
+            &json!({"tournament": t, "locale": "de-DE", "elapsed": elapsed, "frames": frames,
+                    "fields": fields}),
+        )
+        .1
+    };
+    let v = ask(740, 10);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["locale"], "de-DE");
+    let frames = v["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 10);
+    assert_eq!(frames[0]["tick"], 740);
+    assert_eq!(frames[0]["texts"], json!(["7", "1.250\u{a0}€"]));
+    assert_eq!(frames[0]["seconds_left_in_level"], 6.0);
+    // The level ends at tick 746: the next one starts with its full 20 minutes.
+    assert_eq!(frames[6]["texts"][0], "8");
+    assert_eq!(frames[6]["seconds_left_in_level"], 1200.0);
+    // Only the alerts of the frames asked for (after tick 739), with their TTS text.
+    let firings = v["firings"].as_array().unwrap();
+    assert_eq!(firings.len(), 1, "{v}");
+    assert_eq!(firings[0]["tick"], 746);
+    assert_eq!(firings[0]["alert"], "blinds changed");
+    assert_eq!(
+        firings[0]["tts"],
+        "The small blind is 500, and the big blind is 1000"
+    );
+    // The same elapsed time gives the same frames: the clock is a function of it.
+    assert_eq!(ask(740, 10)["frames"], v["frames"]);
+    assert_eq!(ask(746, 1)["frames"][0], frames[6]);
+    // Bounds and errors.
+    let (_, e) = post(
+        s.addr(),
+        "/api/ezscript/clockview",
+        &json!({"tournament": t, "elapsed": 43_201, "fields": fields}),
+    );
+    assert_eq!(e["ok"], false);
+    assert!(e["error"].as_str().unwrap().contains("43200"), "{e}");
+    let (_, e) = post(
+        s.addr(),
+        "/api/ezscript/clockview",
+        &json!({"tournament": t, "fields": [{"source": "1 +"}]}),
+    );
+    assert_eq!(e["ok"], false);
+    assert_eq!(e["errors"][0]["field"], 0);
+    assert_eq!(e["errors"][0]["line"], 1);
+    let (_, e) = post(
+        s.addr(),
+        "/api/ezscript/clockview",
+        &json!({"tournament": t}),
+    );
+    assert!(e["error"].as_str().unwrap().contains("fields"), "{e}");
+    s.stop();
+}

@@ -85,20 +85,30 @@ pub struct SimulationReport {
     pub out_of_steps: Option<u64>,
 }
 
-/// A content field rendered at one tick of a simulation.
+/// Content fields rendered at one tick of a simulation, with the clock's own state then.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
     /// The tick (0: the file's state before the clock runs).
     pub tick: u64,
-    /// The field's output (its fallback text when it fails).
+    /// The first field's output (its fallback text when it fails).
     pub text: String,
+    /// Every field's output, in the order asked for ([`Session::clock_view`]).
+    pub texts: Vec<String>,
+    /// The clock's `levelIndex` after the tick.
+    pub level_index: usize,
+    /// The clock's `secondsLeftInLevel` after the tick.
+    pub seconds_left_in_level: f64,
+    /// Whether the clock runs after the tick (false: paused by a `pauseAfter` level, or
+    /// stopped after the last level).
+    pub running: bool,
 }
 
-/// A content field to render during a simulation, every `every` ticks.
-struct ContentField<'a> {
-    source: &'a str,
-    template: bool,
+/// Content fields (source, template?) to render during a simulation: every `every` ticks
+/// from tick `from` on, and at the last tick.
+struct ContentFields<'a> {
+    fields: &'a [(&'a str, bool)],
     every: u64,
+    from: u64,
 }
 
 struct CompiledAlert {
@@ -136,34 +146,77 @@ impl Session {
                 "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
             ));
         }
-        let content = ContentField {
-            source,
-            template,
+        let fields = [(source, template)];
+        let content = ContentFields {
+            fields: &fields,
             every: every.max(1),
+            from: 0,
         };
         Ok(with_stack(|| self.simulate_here(seconds, Some(&content))))
     }
 
-    fn simulate_here(&self, seconds: u64, content: Option<&ContentField<'_>>) -> SimulationReport {
+    /// The clock view of a running tournament: the clock runs from the file state as in
+    /// [`Session::simulate`] (same ticks, same alerts, same budget) up to tick `to`, and every
+    /// tick from `from` to `to` is a frame with each of `fields` (content scripts, or templates
+    /// when `true`) rendered against that tick's state. `firings` lists every alert fired up
+    /// to `to` (the caller keeps those after the last tick it showed). A client that keeps its
+    /// own elapsed clock time can so ask for the next frames without the host keeping a session.
+    pub fn clock_view(
+        &self,
+        from: u64,
+        to: u64,
+        fields: &[(&str, bool)],
+    ) -> Result<SimulationReport, String> {
+        if to > MAX_SIMULATE_SECONDS {
+            return Err(format!(
+                "the clock is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
+            ));
+        }
+        let content = ContentFields {
+            fields,
+            every: 1,
+            from: from.min(to),
+        };
+        Ok(with_stack(|| self.simulate_here(to, Some(&content))))
+    }
+
+    fn simulate_here(&self, seconds: u64, content: Option<&ContentFields<'_>>) -> SimulationReport {
         let mut report = SimulationReport::default();
         let content_kind = crate::Kind::Content;
-        let render = |state: &std::sync::Arc<alea_tournament::State>| {
+        let render = |tick: u64, state: &std::sync::Arc<alea_tournament::State>| {
             content.map(|c| {
                 let fuel = self.fuel(content_kind);
-                crate::session::eval_field(
-                    state,
-                    None,
-                    &self.format,
-                    content_kind,
-                    c.source,
-                    c.template,
-                    fuel,
-                )
-                .text
+                let texts: Vec<String> = c
+                    .fields
+                    .iter()
+                    .map(|&(source, template)| {
+                        crate::session::eval_field(
+                            state,
+                            None,
+                            &self.format,
+                            content_kind,
+                            source,
+                            template,
+                            fuel,
+                        )
+                        .text
+                    })
+                    .collect();
+                let clock = &state.tournament().clock;
+                Frame {
+                    tick,
+                    text: texts.first().cloned().unwrap_or_default(),
+                    texts,
+                    level_index: clock.level_index,
+                    seconds_left_in_level: clock.seconds_left_in_level,
+                    running: clock.running,
+                }
             })
         };
-        if let Some(text) = render(&self.state) {
-            report.frames.push(Frame { tick: 0, text });
+        if content.is_some_and(|c| c.from == 0)
+            && let Some(frame) = render(0, &self.state)
+        {
+            report.frames.push(frame);
         }
         let alerts: Vec<CompiledAlert> = self
             .state
@@ -207,12 +260,11 @@ impl Session {
                 report.out_of_steps = Some(tick.number);
                 break;
             }
-            let due = content.is_some_and(|c| tick.number % c.every == 0 || tick.number == seconds);
-            if due && let Some(text) = render(&tick.current) {
-                report.frames.push(Frame {
-                    tick: tick.number,
-                    text,
-                });
+            let due = content.is_some_and(|c| {
+                tick.number >= c.from && (tick.number % c.every == 0 || tick.number == seconds)
+            });
+            if due && let Some(frame) = render(tick.number, &tick.current) {
+                report.frames.push(frame);
             }
             if !tick.evaluates_alerts() {
                 if content.is_none() {

@@ -103,6 +103,41 @@ fn simulate_with_content_renders_frames() {
     assert_eq!(report.firings, s.simulate(800).unwrap().firings);
 }
 
+/// The clock view: frames for every tick of a window, one text per field, the clock's own
+/// level and countdown, and the alerts of `simulate` up to the window's end.
+#[test]
+fn clock_view_renders_every_tick_of_a_window() {
+    let s = session("en-US");
+    let fields = [
+        ("blindLevelNumber", false),
+        (
+            "{{ currentLevel.smallBlind }} / {{ currentLevel.bigBlind }}",
+            true,
+        ),
+    ];
+    let report = s.clock_view(744, 748, &fields).unwrap();
+    let ticks: Vec<u64> = report.frames.iter().map(|f| f.tick).collect();
+    assert_eq!(ticks, vec![744, 745, 746, 747, 748]);
+    let f = &report.frames[0];
+    assert_eq!(f.texts, vec!["7".to_string(), "400 / 800".to_string()]);
+    assert_eq!(
+        (f.level_index, f.seconds_left_in_level, f.running),
+        (8, 2.0, true)
+    );
+    // Level 7 (746 s left at the start) ends; the next level starts with its full length.
+    let f = &report.frames[2];
+    assert_eq!(f.texts, vec!["8".to_string(), "500 / 1000".to_string()]);
+    assert_eq!(f.level_index, 9);
+    assert_eq!(report.firings, s.simulate(748).unwrap().firings);
+    let first = s.clock_view(0, 0, &fields).unwrap();
+    assert_eq!(first.frames.len(), 1);
+    assert_eq!(first.frames[0].seconds_left_in_level, 746.0);
+    assert!(
+        s.clock_view(0, alea_ezhost::MAX_SIMULATE_SECONDS + 1, &fields)
+            .is_err()
+    );
+}
+
 #[test]
 fn check_the_example_and_a_broken_file() {
     assert_eq!(session("en-US").check(), vec![]);

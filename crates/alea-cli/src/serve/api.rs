@@ -45,6 +45,13 @@ pub mod budget {
     pub const RENDERED_BYTES: usize = 4096;
     /// EZScript: clock ticks in one `clock` request.
     pub const EZSCRIPT_TICKS: u64 = 600;
+    /// EZScript clock view: the clock's elapsed seconds (twelve hours of play; each request
+    /// runs the clock from the file state, 1 to 2 s of work at the limit in a debug build).
+    pub const EZSCRIPT_CLOCK_SECONDS: u64 = 43_200;
+    /// EZScript clock view: frames (seconds) in one answer.
+    pub const EZSCRIPT_VIEW_FRAMES: u64 = 120;
+    /// EZScript clock view: fields rendered at each frame.
+    pub const EZSCRIPT_VIEW_FIELDS: usize = 16;
 }
 
 /// The POST endpoint behind `route` (the path after `/api/`).
@@ -63,6 +70,7 @@ pub fn post_handler(route: &str) -> Option<Handler> {
         "ezscript/check" => super::ezscript::check,
         "ezscript/run" => super::ezscript::run,
         "ezscript/clock" => super::ezscript::clock,
+        "ezscript/clockview" => super::ezscript::clock_view,
         _ => return None,
     })
 }
@@ -87,6 +95,8 @@ fn limits() -> Value {
         "blackjack": {"deal": BLACKJACK_DEAL, "states": BLACKJACK_STATES,
                       "simulated": BLACKJACK_SIMULATED, "specs": BLACKJACK_SPECS},
         "ezscript": {"fuel": EZSCRIPT_FUEL, "ticks": EZSCRIPT_TICKS,
+                     "clock_seconds": EZSCRIPT_CLOCK_SECONDS, "view_frames": EZSCRIPT_VIEW_FRAMES,
+                     "view_fields": EZSCRIPT_VIEW_FIELDS,
                      "source_bytes": alea_ezscript::MAX_SOURCE},
     })
 }

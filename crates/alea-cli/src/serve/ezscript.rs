@@ -1,4 +1,4 @@
-//! EZScript endpoints: check, run (script or template) and the clock preview.
+//! EZScript endpoints: check, run (script or template), the clock preview and the clock view.
 //!
 //! Runs use the server's smaller step budget ([`budget::EZSCRIPT_FUEL`]) on the computation
 //! thread's big stack (the interpreter recurses on the native stack, bounded by its limits).
@@ -199,4 +199,93 @@ pub fn clock(input: &Value) -> Value {
            "time_zone": session.time_zone(), "content": content, "frames": frames,
            "firings": firings,
            "alert_errors": alert_errors})
+}
+
+/// `POST /api/ezscript/clockview {"tournament", "locale"?, "elapsed"?, "frames"?, "since"?,
+/// "fields": [{"source", "template"?}]}`: the clock view's next frames. The server keeps no
+/// session: the page keeps its own elapsed clock time (it starts, pauses and skips), and each
+/// request runs the clock from the file state up to `elapsed + frames - 1` with the same
+/// session code as `alea ez --simulate` ([`Session::clock_view`]), rendering every field at
+/// each tick from `elapsed` on. `firings` are the alerts fired after tick `since` (default
+/// `elapsed - 1`), with their TTS text.
+pub fn clock_view(input: &Value) -> Value {
+    let elapsed = match api::opt_u64(input, "elapsed", 0, budget::EZSCRIPT_CLOCK_SECONDS) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let count = match api::opt_u64(input, "frames", 60, budget::EZSCRIPT_VIEW_FRAMES) {
+        Ok(n) => n.max(1),
+        Err(e) => return e,
+    };
+    let since = match api::opt_u64(input, "since", elapsed.saturating_sub(1), u64::MAX) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let Some(Value::Array(items)) = input.get("fields") else {
+        return api::bad_request("`fields` must be a list of {\"source\", \"template\"?}");
+    };
+    if items.len() > budget::EZSCRIPT_VIEW_FIELDS {
+        return api::bad_request(&format!(
+            "at most {} entries in `fields`",
+            budget::EZSCRIPT_VIEW_FIELDS
+        ));
+    }
+    let mut fields = Vec::new();
+    let mut bad = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let (source, template) = match (api::text(item, "source"), api::opt_bool(item, "template"))
+        {
+            (Ok(s), Ok(t)) => (s, t),
+            (Err(e), _) | (_, Err(e)) => return e,
+        };
+        let file = SourceFile::new(format!("<field {}>", i + 1), source);
+        let diags = if template {
+            Template::compile(source).diagnostics
+        } else {
+            Program::compile(source).err().unwrap_or_default()
+        };
+        for mut e in errors(&file, &diags) {
+            e["field"] = json!(i);
+            bad.push(e);
+        }
+        fields.push((source, template));
+    }
+    if !bad.is_empty() {
+        return json!({"ok": false, "errors": bad});
+    }
+    let session = match session(input) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let to = elapsed + count - 1;
+    let report = match session.clock_view(elapsed, to, &fields) {
+        Ok(r) => r,
+        Err(e) => return json!({"ok": false, "error": e}),
+    };
+    let frames: Vec<Value> = report
+        .frames
+        .iter()
+        .map(|f| {
+            json!({"tick": f.tick, "texts": f.texts, "level_index": f.level_index,
+                   "seconds_left_in_level": api::number(f.seconds_left_in_level),
+                   "running": f.running})
+        })
+        .collect();
+    let firings: Vec<Value> = report
+        .firings
+        .iter()
+        .filter(|f| f.tick > since)
+        .map(|f| f.to_json())
+        .collect();
+    let alert_errors: Vec<Value> = report
+        .errors
+        .iter()
+        .map(|e| {
+            json!({"alert": e.alert, "field": e.field, "tick": e.tick,
+                   "message": e.diagnostic.message})
+        })
+        .collect();
+    json!({"ok": true, "locale": session.locale(), "time_zone": session.time_zone(),
+           "from": elapsed, "to": to, "frames": frames, "firings": firings,
+           "alert_errors": alert_errors, "out_of_steps": report.out_of_steps})
 }

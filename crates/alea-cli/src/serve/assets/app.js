@@ -435,6 +435,143 @@ async function ezClock(signal) {
   return data;
 }
 
+// ---- the tournament clock view -----------------------------------------------------------
+// A full-screen clock for the loaded tournament. The page keeps the clock's elapsed seconds
+// (Start and Pause stop and go on; Skip level jumps to the next level's start) and asks the
+// server for the next frames: the server keeps no session, it runs the clock from the file
+// state with the session code of `alea ez --simulate` and renders every field of the face at
+// every tick, in the chosen locale. The display field is the editor's script or template.
+const FACE = [
+  ["title", "title"],
+  ["level", 'if currentLevel.isBreakLevel { "Break" } else { "Level " + blindLevelNumber }'],
+  ["countdown", "(secondsLeftInLevel * 1000).toCompactTimeDurationString"],
+  ["blinds", 'if currentLevel.isBreakLevel { "–" } else { currentLevel.smallBlind.toString + " / " + currentLevel.bigBlind.toString }'],
+  ["ante", 'if currentLevel.ante > 0 { anteText } else { "–" }'],
+  ["next", 'if nextLevel.isBreakLevel { "Break" } else { nextLevel.smallBlind.toString + " / " + nextLevel.bigBlind.toString }'],
+  ["players", 'currentPlayerCount.toString + " / " + totalPlayerCount.toString'],
+  ["prize", "netPrize.toCurrencyString"],
+];
+const CHUNK = 120;
+const cv = { elapsed: 0, running: false, frames: new Map(), announced: 0, fetching: null, ctl: null, gen: 0, timer: null, seen: new Set() };
+function cvFields() {
+  const fields = FACE.map(([, source]) => ({ source, template: false }));
+  if (ez.ed.value.trim()) fields.push({ source: ez.ed.value, template: $("ez-template").checked });
+  return fields;
+}
+function cvLocale() { const s = $("cv-locale"); return s.options.length ? s.options[s.selectedIndex].text : "en-US"; }
+function cvFace(texts) {
+  FACE.forEach(([name], i) => { $("cv-" + name).textContent = texts ? (texts[i] || "") : ""; });
+  $("cv-display").textContent = texts && texts.length > FACE.length ? texts[FACE.length] : "";
+}
+// Asks for CHUNK frames from tick `from`; an error clears the face and stops the clock.
+function cvFetch(from) {
+  if (cv.fetching) return cv.fetching;
+  const gen = cv.gen;
+  cv.ctl = new AbortController();
+  const body = { tournament: ez.tour.value, locale: cvLocale(), elapsed: from, frames: CHUNK, since: Math.max(0, from - 1), fields: cvFields() };
+  cv.fetching = api("ezscript/clockview", body, cv.ctl.signal).then((data) => {
+    if (gen !== cv.gen || data.cancelled) return data;
+    if (!data.ok) {
+      cv.running = false; cv.frames.clear();
+      $("cv-start").textContent = "Start";
+      cvFace(null);
+      $("cv-status").textContent = data.busy ? "server busy" : "error";
+      showErrors($("cv-errors"), null, data);
+      return data;
+    }
+    $("cv-errors").innerHTML = "";
+    for (const f of data.frames) cv.frames.set(f.tick, f);
+    for (const f of data.firings) {
+      const key = f.tick + "\u0000" + f.alert;
+      if (!cv.seen.has(key)) { cv.seen.add(key); (cv.pending = cv.pending || []).push(f); }
+    }
+    cvShow();
+    return data;
+  }).finally(() => { if (gen === cv.gen) cv.fetching = null; });
+  return cv.fetching;
+}
+function cvSpeak(text) {
+  if (!text || !self.speechSynthesis || !self.SpeechSynthesisUtterance) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = cvLocale();
+  speechSynthesis.speak(u);
+}
+// Shows the frame of the current second and the alerts fired up to it.
+function cvShow() {
+  const f = cv.frames.get(cv.elapsed);
+  if (!f) { $("cv-status").textContent = "…"; if (!cv.fetching) cvFetch(cv.elapsed); return; }
+  cvFace(f.texts);
+  $("cv-status").textContent = (cv.running ? (f.running ? "running" : "paused by the tournament") : "paused") + ` · +${cv.elapsed} s`;
+  const due = (cv.pending || []).filter((x) => x.tick <= cv.elapsed);
+  cv.pending = (cv.pending || []).filter((x) => x.tick > cv.elapsed);
+  for (const x of due) {
+    if (x.tick <= cv.announced) continue; // skipped over
+    const li = document.createElement("li");
+    li.textContent = `${x.time} (+${x.tick} s) ${x.alert}${x.tts ? ": " + x.tts : ""}`;
+    $("cv-log").prepend(li);
+    $("cv-alert").textContent = x.tts ? `${x.alert}: ${x.tts}` : x.alert;
+    $("cv-alert").classList.add("on");
+    clearTimeout(cv.alertTimer);
+    cv.alertTimer = setTimeout(() => $("cv-alert").classList.remove("on"), 8000);
+    cvSpeak(x.tts);
+  }
+  cv.announced = Math.max(cv.announced, cv.elapsed);
+  // Fetch ahead so the next seconds are there before they are due.
+  let last = cv.elapsed;
+  while (cv.frames.has(last + 1)) last++;
+  if (last - cv.elapsed < 20 && last + 1 <= 43200) cvFetch(last + 1);
+}
+function cvReset() {
+  cv.gen++; if (cv.ctl) cv.ctl.abort();
+  cv.fetching = null; cv.frames.clear(); cv.pending = []; cv.seen.clear();
+}
+async function cvOpen() {
+  $("cv-locale").innerHTML = $("ez-locale").innerHTML;
+  $("cv-locale").selectedIndex = $("ez-locale").selectedIndex;
+  cvReset();
+  cv.elapsed = 0; cv.announced = 0; cv.running = false;
+  $("cv-start").textContent = "Start";
+  $("cv-log").innerHTML = ""; $("cv-alert").textContent = ""; $("cv-errors").innerHTML = "";
+  cvFace(null);
+  $("ez-view").hidden = false;
+  const el = $("ez-view");
+  if (el.requestFullscreen && !document.fullscreenElement) el.requestFullscreen().catch(() => {});
+  if (!cv.timer) cv.timer = setInterval(() => { if (cv.running) { cv.elapsed = Math.min(43200, cv.elapsed + 1); cvShow(); } }, 1000);
+  return cvFetch(0);
+}
+function cvClose() {
+  cv.running = false; cvReset();
+  clearInterval(cv.timer); cv.timer = null;
+  if (self.speechSynthesis) speechSynthesis.cancel();
+  if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(() => {});
+  $("ez-view").hidden = true;
+}
+function cvStartPause() {
+  cv.running = !cv.running;
+  $("cv-start").textContent = cv.running ? "Pause" : "Start";
+  cvShow();
+}
+// Skip level: the clock jumps to the next level's start (the simulated time moves with it);
+// alerts of the skipped seconds are not announced, those of the new level's first second are.
+async function cvSkip() {
+  let f = cv.frames.get(cv.elapsed);
+  if (!f) f = (await cvFetch(cv.elapsed), cv.frames.get(cv.elapsed));
+  if (!f) return;
+  const to = Math.min(43200, cv.elapsed + Math.max(1, Math.ceil(f.seconds_left_in_level)));
+  cv.announced = to - 1;
+  cv.elapsed = to;
+  if (!cv.frames.has(to)) await cvFetch(to);
+  cvShow();
+}
+function setupClockView() {
+  $("ez-view-open").addEventListener("click", cvOpen);
+  $("cv-close").addEventListener("click", cvClose);
+  $("cv-start").addEventListener("click", cvStartPause);
+  $("cv-skip").addEventListener("click", cvSkip);
+  $("cv-locale").addEventListener("change", () => { cvReset(); cvFetch(cv.elapsed); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("ez-view").hidden) cvClose(); });
+}
+
 // ---- tabs, start-up, self-test -----------------------------------------------------------
 function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
@@ -445,7 +582,7 @@ function showTab(name) {
 async function main() {
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
   const ex = await api("examples");
-  setupDice(ex); setupBlackjack(ex); setupHoldem(ex); setupEz(ex);
+  setupDice(ex); setupBlackjack(ex); setupHoldem(ex); setupEz(ex); setupClockView();
   const want = location.hash.replace("#", "");
   if (["dice", "blackjack", "holdem", "ezscript"].includes(want)) showTab(want);
   const params = new URLSearchParams(location.search);
@@ -519,7 +656,33 @@ async function selftest(tab) {
     const c = await ezClock();
     return d.ok && c.ok ? `ok text=${d.text} alerts=${c.firings.length}` : `FAIL ${JSON.stringify(d.errors || d.error || c.error)}`;
   });
-  if (tab) showTab(tab);
+  await check("clock", async () => {
+    // The clock view of the example tournament: the face at the start, Skip level, Start.
+    const d = await cvOpen();
+    const get = (n) => $("cv-" + n).textContent;
+    const face = `level=${get("level")} countdown=${get("countdown")} blinds=${get("blinds")} ante=${get("ante")} next=${get("next")} players=${get("players")} prize=${get("prize")}`;
+    const display = get("display");
+    await cvSkip();
+    const after = `skipped=${get("level")} ${get("countdown")} alert=${get("alert")}`;
+    const logged = $("cv-log").children.length;
+    cvStartPause();
+    const started = $("cv-start").textContent === "Pause";
+    cvStartPause();
+    cvClose();
+    return d.ok && display.startsWith("Summer League #7") && logged === 1 && started ? `ok ${face} ${after}` : `FAIL ${face} ${after} display=${display} logged=${logged} started=${started}`;
+  });
+  await check("clockerror", async () => {
+    // A display field that does not compile: the error is listed and the face is cleared.
+    const keep = [ez.ed.value, $("ez-template").checked];
+    ez.ed.value = "1 +"; $("ez-template").checked = false;
+    const d = await cvOpen();
+    const face = $("cv-level").textContent + $("cv-countdown").textContent + $("cv-blinds").textContent;
+    const shown = $("cv-errors").textContent;
+    cvClose();
+    [ez.ed.value, $("ez-template").checked] = keep;
+    return !d.ok && face === "" && /error/.test(shown) ? `ok cleared field=${d.errors[0].field + 1}` : `FAIL face=${face} shown=${shown}`;
+  });
+  if (tab === "clock") { showTab("ezscript"); await cvOpen(); await cvSkip(); } else if (tab) showTab(tab);
   out.textContent = lines.join("\n");
   out.dataset.status = lines.every((l) => / ok/.test(l)) ? "pass" : "fail";
   out.hidden = false;
