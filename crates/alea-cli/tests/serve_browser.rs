@@ -1,8 +1,10 @@
 //! Real-browser test of the playground: Debian's `chromium`, headless, loads
-//! `/?selftest=1`, which runs one example per language tab (and one error) and writes what it
-//! saw into `#selftest`; the dumped DOM is checked, and screenshots of two tabs are saved to
-//! `target/tmp/playground-*.png`. Skips (with a message) when chromium is not installed; set
-//! `CHROMIUM=/path/to/chromium` to use another binary.
+//! `/?selftest=1`, which runs one example per language tab, an editor error, a 64-bit seed, a
+//! refused request clearing stale results, the EZScript clock view (face, Skip level with its
+//! alert, Start) and a clock-view error, and writes what it saw into `#selftest`; the dumped
+//! DOM is checked, and screenshots of the tabs and the clock view are saved to
+//! `target/tmp/playground-*.png`. Without chromium it skips with a message, except under
+//! `CI=true`, where it fails (`support::require`); `CHROMIUM=/path/to/chromium` picks a binary.
 #![allow(clippy::print_stderr)]
 
 mod support;
@@ -76,12 +78,16 @@ fn the_page_runs_one_example_per_language_in_chromium() {
         "holdem: ok f$raise=1",
         "ezscript: ok text=Summer League #7: buy-in 40",
         "errors: ok line=1 column=9",
+        "clock: ok level=Level 7 countdown=12:26 blinds=400 / 800 ante=100 next=500 / 1000 \
+         players=14 / 24 prize=$1,250 skipped=Level 8 20:00 alert=blinds changed: \
+         The small blind is 500, and the big blind is 1000",
+        "clockerror: ok cleared field=9",
         "seed: ok seed=18446744073709551557",
         "stale: ok cleared error=HTTP 413",
     ] {
         assert!(report.contains(want), "missing {want:?} in {report}");
     }
-    for tab in ["dice", "blackjack", "holdem", "ezscript"] {
+    for tab in ["dice", "blackjack", "holdem", "ezscript", "clock"] {
         let shot = tmp.join(format!("playground-{tab}.png"));
         let _ = std::fs::remove_file(&shot);
         headless(
