@@ -2,7 +2,7 @@
 //! the REPL and the server all print. The loop lives here once; front ends only choose what
 //! to evaluate and how to show the [`Evaluation`].
 
-use crate::compile::{AUTOPLAYER_FUNCTIONS, Located, Program};
+use crate::compile::{AUTOPLAYER_FUNCTIONS, Compilation, Located, Program, compile_profile};
 use crate::machine::{Machine, PrwinReport, RunOptions};
 use crate::openppl::describe_decision;
 use crate::state::TableState;
@@ -182,4 +182,33 @@ pub fn evaluate(program: &Program, state: Option<TableState>, request: &Request)
     out.memory = m.memory();
     out.prwin = m.prwin_report();
     out
+}
+
+/// The common job in one call: loads `files` as one profile and, when it loads, evaluates it
+/// against `state` as `request` asks. The [`Compilation`] holds the files every diagnostic and
+/// warning (of loading or of the run) points into, for rendering.
+///
+/// ```
+/// use alea_core::SourceFile;
+/// use alea_openholdem::{Request, TableState, run_profile};
+///
+/// let bot = SourceFile::new("bot.ohf", "##f$flop##\nWHEN call > 10 Fold FORCE\nWHEN Others Call FORCE\n");
+/// let state = TableState::from_json(
+///     r#"{"userchair": 0, "dealerchair": 1, "hero": ["Ah", "Kh"], "board": ["2c", "7d", "9h"],
+///         "players": [{"chair": 0, "balance": 50}, {"chair": 1, "balance": 50, "bet": 4}]}"#,
+/// ).unwrap();
+/// let (loaded, evaluation) = run_profile(vec![bot], Some(state), &Request::default());
+/// assert!(!loaded.has_errors());
+/// let e = evaluation.unwrap();
+/// assert_eq!(e.results[0].name, "f$flop");
+/// assert_eq!(e.results[0].action.as_deref(), Some("Call"));
+/// ```
+pub fn run_profile(
+    files: Vec<alea_core::SourceFile>,
+    state: Option<TableState>,
+    request: &Request,
+) -> (Compilation, Option<Evaluation>) {
+    let c = compile_profile(files, None);
+    let e = c.program.as_ref().map(|p| evaluate(p, state, request));
+    (c, e)
 }

@@ -10,6 +10,8 @@
 //! * [`SymbolProvider`]: where table symbols come from; [`TableState`] reads the spec's JSON.
 //!   Card symbols are derived from the provider's cards; those needing hand values go through
 //!   the [`HandEvaluator`] hook, by default [`AleaCards`] (`alea-cards`).
+//! * [`run_profile`]: the common job in one call, load a profile and evaluate it against a
+//!   state into an [`Evaluation`] (what `alea holdem`, its REPL and the playground display).
 //!
 //! ```
 //! use alea_core::SourceFile;
@@ -64,7 +66,7 @@ pub use compile::{
 };
 pub use evaluate::{
     DebugValue, Evaluation, FunctionValue, MAIN_OPENPPL_FUNCTIONS, Request, Selection, evaluate,
-    selected_functions,
+    run_profile, selected_functions,
 };
 pub use history::{Action, ActionKind};
 pub use machine::{Machine, PrwinReport, RunOptions};
