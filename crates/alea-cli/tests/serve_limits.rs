@@ -164,3 +164,54 @@ fn sigterm_lets_in_flight_requests_finish_and_exits_0() {
     // Nothing listens any more.
     assert!(TcpStream::connect(addr).is_err());
 }
+
+#[test]
+fn a_client_that_hangs_up_frees_its_worker() {
+    // A time limit far beyond the test: only the hang-up can stop these computations.
+    let s = server(Config {
+        max_running: 2,
+        time_limit: Duration::from_secs(600),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let body = json!({"program": "sum 9999999#d6", "rolls": 200000}).to_string();
+    let mut held = Vec::new();
+    for i in 0..2 {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.write_all(
+            format!(
+                "POST /api/dice/eval HTTP/1.1\r\nHost: x\r\nX-Alea-Client: h{i}\r\n\
+                 Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        held.push(c);
+    }
+    let running = || {
+        let (_, text) = get(addr, "/api/health");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["running"].as_u64().unwrap()
+    };
+    // Both computations start (bounded wait: the test fails rather than hangs).
+    let mut tries = 0;
+    while running() < 2 {
+        tries += 1;
+        assert!(tries < 600, "the computations never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(held);
+    let mut tries = 0;
+    while running() > 0 {
+        tries += 1;
+        assert!(
+            tries < 1200,
+            "a computation kept running after its client hung up"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, v) = post(addr, "/api/dice/calc", &json!({"programs": ["d6"]}));
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)));
+    s.stop();
+}

@@ -629,6 +629,20 @@ async function selftest(tab) {
     dice.ed.value = "sum(2#d6)";
     return before > 0 && after === 0 && d.error && shown.includes("413") ? `ok cleared error=${shown}` : `FAIL before=${before} after=${after} shown=${shown}`;
   });
+  await check("cancel", async () => {
+    // A long roll shows its progress line; Cancel aborts it, clears the results, and the
+    // server stops the computation (its worker is free again: /api/health's running).
+    dice.ed.value = "count >3 9999999#d6"; $("dice-seed").value = "";
+    const pending = run("dice", diceRoll);
+    const shown = !$("dice-progress").hidden;
+    $("dice-progress").querySelector("button").click();
+    const d = await pending;
+    const said = $("dice-errors").textContent;
+    let running = -1;
+    for (let i = 0; i < 400 && running !== 0; i++) running = (await api("health")).running;
+    dice.ed.value = "sum(2#d6)";
+    return shown && d.cancelled && /cancelled/.test(said) && $("dice-progress").hidden && running === 0 ? `ok progress shown, cancelled, running=${running}` : `FAIL shown=${shown} said=${said} running=${running}`;
+  });
   await check("dice", async () => {
     dice.ed.value = "sum(2#d6)"; dice.pinned = ["d12"]; renderPinned();
     const d = await diceCalc();
