@@ -255,23 +255,13 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn block(&mut self, block: &Block) -> R<Value> {
         self.enter_block(block);
-        // `{ expr }` (branches of `if`, small function bodies).
-        if let [stmt] = &block.stmts[..]
-            && let StmtKind::Expr(e) = &stmt.kind
-        {
-            return self.eval_leaf(e);
-        }
-        let mut last = Value::Nothing;
         for stmt in &block.stmts {
-            match &stmt.kind {
-                StmtKind::Expr(e) => last = self.eval(e)?,
-                _ => {
-                    self.exec(stmt)?;
-                    last = Value::Nothing;
-                }
-            }
+            self.exec(stmt)?;
         }
-        Ok(last)
+        match &block.tail {
+            Some(e) => self.eval(e),
+            None => Ok(Value::Nothing),
+        }
     }
 
     fn store(&mut self, slot: u32, v: Value) {
@@ -375,49 +365,11 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// [`Interp::eval`] with the leaves (constants, plain locals, `local op number`) done
-    /// in the caller, without a call: operands and arguments are mostly leaves. Same steps
-    /// (the read has no effect, so paying after it is the same as paying before).
-    #[inline(always)]
-    pub(crate) fn eval_leaf(&mut self, node: &Node) -> R<Value> {
-        if self.forbid_locals.is_none() {
-            match &node.kind {
-                NodeKind::Local(slot) => {
-                    if let Slot::Val(v) = &self.stack[self.base + *slot as usize] {
-                        // A number without the out-of-line `clone`.
-                        let v = match v {
-                            Value::Number(x) => Value::Number(*x),
-                            v => v.clone(),
-                        };
-                        self.burn(1, node.span)?;
-                        return Ok(v);
-                    }
-                }
-                NodeKind::LocalNum(op, slot, y, _) => {
-                    if let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize] {
-                        let v = num_op(*op, *x, *y);
-                        self.burn(3, node.span)?;
-                        return Ok(v);
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.eval(node)
-    }
-
-    /// An operand of a binary operator: [`Interp::eval_leaf`], and a call (`fib(n - 1) +
-    /// fib(n - 2)`) made from here without a trip through `eval`. Same steps.
-    #[inline(always)]
-    pub(crate) fn operand(&mut self, node: &Node) -> R<Value> {
-        if let NodeKind::Call(callee, args) = &node.kind {
-            return self.call_node(callee, args, node.span, 1);
-        }
-        self.eval_leaf(node)
-    }
-
+    /// Evaluates a node: pays its steps ([`Node::cost`], computed at compile time), then runs
+    /// its one arm. The hot kinds are here; the rest in [`Interp::eval_rest`], out of line, so
+    /// this stays small.
     pub fn eval(&mut self, node: &Node) -> R<Value> {
-        self.burn(1, node.span)?;
+        self.burn(node.cost as u64, node.span)?;
         let span = node.span;
         match &node.kind {
             NodeKind::Const(v) => Ok(v.clone()),
@@ -426,7 +378,11 @@ impl<'a> Interp<'a> {
                 if self.forbid_locals.is_none()
                     && let Slot::Val(v) = &self.stack[self.base + *slot as usize]
                 {
-                    return Ok(v.clone());
+                    // A number without the out-of-line `clone`.
+                    return Ok(match v {
+                        Value::Number(x) => Value::Number(*x),
+                        v => v.clone(),
+                    });
                 }
                 self.read_local(*slot, span)
             }
@@ -441,7 +397,6 @@ impl<'a> Interp<'a> {
             }
             NodeKind::Binary(op, a, b) => self.binary(*op, a, b, span),
             NodeKind::LocalNum(op, slot, y, _) => {
-                self.burn(2, span)?;
                 if self.forbid_locals.is_none()
                     && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
                 {
@@ -449,37 +404,22 @@ impl<'a> Interp<'a> {
                 }
                 self.eval_rest(node)
             }
-            NodeKind::If(cond, then, els) => self.if_node(cond, then, els.as_deref()),
-            NodeKind::Block(b) => self.block(b),
-            NodeKind::Call(callee, args) => self.call_node(callee, args, span, 0),
-            _ => self.eval_rest(node),
-        }
-    }
-
-    /// An `if` node whose step is paid.
-    #[inline(always)]
-    fn if_node(&mut self, cond: &Node, then: &Block, els: Option<&Node>) -> R<Value> {
-        let b = self.condition(cond)?;
-        self.branch(b, then, els)
-    }
-
-    /// The branch an `if` takes.
-    #[inline(always)]
-    fn branch(&mut self, b: bool, then: &Block, els: Option<&Node>) -> R<Value> {
-        if b {
-            self.block(then)
-        } else {
-            match els {
-                // `else { … }` without a second dispatch (the node's step is paid).
-                Some(e) => match &e.kind {
-                    NodeKind::Block(b) => {
-                        self.burn(1, e.span)?;
-                        self.block(b)
+            NodeKind::If(cond, then, els) => {
+                if self.condition(cond)? {
+                    self.block(then)
+                } else {
+                    match els {
+                        Some(e) => self.eval(e),
+                        None => Ok(Value::Nothing),
                     }
-                    _ => self.eval(e),
-                },
-                None => Ok(Value::Nothing),
+                }
             }
+            NodeKind::Block(b) => self.block(b),
+            NodeKind::Call(callee, args) => self.call_node(callee, args, span),
+            NodeKind::CallUpval(i, callee_span, args) => {
+                self.call_upval(*i, *callee_span, args, span)
+            }
+            _ => self.eval_rest(node),
         }
     }
 
@@ -491,7 +431,7 @@ impl<'a> Interp<'a> {
         match &node.kind {
             NodeKind::Global(name) => self.global(name, span),
             NodeKind::LocalNum(op, slot, y, local_span) => {
-                // The fused node's steps and fast path are paid in `eval`: not a number here.
+                // The fused node's steps and fast path are in `eval`: not a number here.
                 let x = self.read_local(*slot, *local_span)?;
                 self.apply(*op, x, Value::Number(*y), span)
             }
@@ -560,34 +500,52 @@ impl<'a> Interp<'a> {
             | NodeKind::Binary(..)
             | NodeKind::If(..)
             | NodeKind::Block(_)
-            | NodeKind::Call(..) => fail("internal: eval_rest on a hot node", span),
+            | NodeKind::Call(..)
+            | NodeKind::CallUpval(..) => fail("internal: eval_rest on a hot node", span),
         }
     }
 
+    /// A condition of an `if` or a loop, whose steps the `if` or the loop pass has paid.
     #[inline(always)]
-    fn condition(&mut self, cond: &Node) -> R<bool> {
-        // `local < number` & co. (loop and recursion tests) without building a value; the
-        // steps are the fused node's three.
-        if let NodeKind::LocalNum(op, slot, y, _) = &cond.kind
-            && self.forbid_locals.is_none()
-            && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
-        {
-            let (x, y) = (*x, *y);
-            self.burn(3, cond.span)?;
-            let b = match op {
-                BinOp::Lt => x < y,
-                BinOp::Le => x <= y,
-                BinOp::Gt => x > y,
-                BinOp::Ge => x >= y,
-                BinOp::Eq => x == y,
-                BinOp::Ne => x != y,
-                _ => return fail("Condition must evaluate to true or false.", cond.span),
-            };
-            return Ok(b);
+    fn condition(&mut self, cond: &Cond) -> R<bool> {
+        match cond {
+            Cond::LocalCmp {
+                op,
+                slot,
+                y,
+                local_span,
+                span,
+            } => {
+                if self.forbid_locals.is_none()
+                    && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
+                    && let Some(b) = compare(*op, *x, *y)
+                {
+                    return Ok(b);
+                }
+                self.local_cmp_slow(*op, *slot, *y, *local_span, *span)
+            }
+            Cond::Value(node) => match self.eval(node)? {
+                Value::Bool(b) => Ok(b),
+                _ => fail("Condition must evaluate to true or false.", node.span),
+            },
         }
-        match self.eval(cond)? {
+    }
+
+    /// [`Cond::LocalCmp`] on a local that holds no number (or inside `was()`).
+    #[cold]
+    #[inline(never)]
+    fn local_cmp_slow(
+        &mut self,
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        local_span: Span,
+        span: Span,
+    ) -> R<bool> {
+        let x = self.read_local(slot, local_span)?;
+        match self.apply(op, x, Value::Number(y), span)? {
             Value::Bool(b) => Ok(b),
-            _ => fail("Condition must evaluate to true or false.", cond.span),
+            _ => fail("Condition must evaluate to true or false.", span),
         }
     }
 

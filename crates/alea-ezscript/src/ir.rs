@@ -1,5 +1,9 @@
-//! The resolved tree the interpreter runs: names are slots in a frame, captured variables,
-//! or globals looked up in the built-ins and the host.
+//! The compiled tree the interpreter runs: names are slots in a frame, captured variables,
+//! or globals looked up in the built-ins and the host. Superinstructions (`local op number`,
+//! `if local < number`, a call of a captured function, `{ e }` folded into `e`) are chosen here,
+//! at compile time, and every node carries the steps it pays on entry, computed from the one
+//! table [`cost`]: the evaluator has one arm per node kind and never looks at the shape of a
+//! node's children.
 
 use crate::Value;
 use crate::ast::{BinOp, UnOp};
@@ -7,11 +11,59 @@ use crate::builtins::Builtin;
 use alea_core::Span;
 use std::rc::Rc;
 
+/// The one table of step costs (spec §11). Fused and folded nodes pay the sum of the costs
+/// of the nodes they stand for; the evaluator takes [`Node::cost`] and the loops' `pass_cost`,
+/// never a number of its own.
+pub mod cost {
+    /// One evaluated expression node.
+    pub const NODE: u32 = 1;
+    /// One pass of a `while` or C-style `for` loop, one item of `for … in`.
+    pub const PASS: u32 = 1;
+    /// `local op number`: the operator, the local and the number.
+    pub const LOCAL_NUM: u32 = 3 * NODE;
+}
+
 /// An expression node.
 #[derive(Debug)]
 pub struct Node {
     pub kind: NodeKind,
     pub span: Span,
+    /// Steps paid on entry: the node's own ([`cost::NODE`], or a fused node's sum), plus those
+    /// of the children taken over by [`hoist`].
+    pub cost: u32,
+}
+
+impl Node {
+    /// A node paying one node's step.
+    pub fn new(kind: NodeKind, span: Span) -> Node {
+        Node {
+            kind,
+            span,
+            cost: cost::NODE,
+        }
+    }
+
+    /// Reading it has no effect (a constant, a variable, `local op number`): its steps can be
+    /// paid by its parent before it runs.
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self.kind,
+            NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Upval(_) | NodeKind::LocalNum(..)
+        )
+    }
+}
+
+/// The steps of a leaf child, taken over by its parent (which pays them on entry, in one
+/// charge): 0 for other nodes, which pay their own. Only children that run before anything
+/// with an effect may be hoisted (the first operand, a condition, leading leaf arguments):
+/// then a run pays the same steps and runs out at the same node; the only difference is that,
+/// when the steps run out inside the group, running out wins over a type error of a leaf.
+pub fn hoist(node: &mut Node) -> u32 {
+    if node.is_leaf() {
+        std::mem::take(&mut node.cost)
+    } else {
+        0
+    }
 }
 
 /// Special forms that read the previous tick (spec §12.2).
@@ -51,7 +103,9 @@ pub enum NodeKind {
     Binary(BinOp, Box<Node>, Box<Node>),
     /// `local op number`, fused (counts as the three nodes it replaces).
     LocalNum(BinOp, u32, f64, Span),
-    If(Box<Node>, Block, Option<Box<Node>>),
+    /// `if cond { … } else …`; the `else` branch is any node (a folded `{ e }`, a block,
+    /// another `if`).
+    If(Box<Cond>, Block, Option<Box<Node>>),
     Block(Block),
     /// Creates a closure of `protos[i]`.
     Func(u32),
@@ -59,10 +113,30 @@ pub enum NodeKind {
     Method(Box<Node>, Rc<str>, Vec<Node>),
     Index(Box<Node>, Box<Node>),
     Call(Box<Node>, Vec<Node>),
+    /// A call whose callee is a captured variable (a named function calling itself or a
+    /// sibling): the callee's step is the call's, the function taken without building a value.
+    CallUpval(u32, Span, Vec<Node>),
     /// A call of a built-in function by its name (not shadowed by a local).
     CallBuiltin(Builtin, Vec<Node>),
     /// `was(x)`, `changed(x)`, `becameTrue(x)`.
     Was(Was, Box<Node>),
+}
+
+/// The condition of an `if` or a loop.
+#[derive(Debug)]
+pub enum Cond {
+    /// `local < number` & co.: compared without building a value. Its steps
+    /// ([`cost::LOCAL_NUM`]) are paid by the `if` or the loop pass.
+    LocalCmp {
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        /// The local's span and the whole condition's.
+        local_span: Span,
+        span: Span,
+    },
+    /// Any other expression, which must give true or false.
+    Value(Node),
 }
 
 /// Where an assignment's root variable lives.
@@ -112,11 +186,18 @@ pub enum StmtKind {
     ForC {
         decls: Vec<Decl>,
         init: Option<Box<Stmt>>,
-        cond: Node,
+        cond: Cond,
+        /// [`cost::PASS`] and the condition's hoisted steps.
+        pass_cost: u32,
         update: Option<Box<Stmt>>,
         body: Block,
     },
-    While(Node, Block),
+    While {
+        cond: Cond,
+        /// [`cost::PASS`] and the condition's hoisted steps.
+        pass_cost: u32,
+        body: Block,
+    },
     /// `x op= number` or `x op= y` on a local without a path: the same assignment as `full`
     /// with the operands resolved, for the interpreter's numeric fast path (loop counters and
     /// accumulators); anything else (a text, an unset local, inside `was`) runs `full`.
@@ -154,7 +235,10 @@ pub struct Block {
     pub decls: Vec<Decl>,
     /// Named functions declared in this block: (slot, proto), created on entry.
     pub hoisted: Vec<(u32, u32)>,
+    /// The statements before the last expression (their values are not kept).
     pub stmts: Vec<Stmt>,
+    /// The block's value: its last statement when that is an expression.
+    pub tail: Option<Box<Node>>,
 }
 
 /// Where a closure gets a captured variable from, when it is created.

@@ -36,8 +36,8 @@ impl Interp<'_> {
                 }
             }
             _ => {
-                let x = self.operand(a)?;
-                let y = self.operand(b)?;
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
                 if let (Value::Number(xn), Value::Number(yn)) = (&x, &y) {
                     let v = num_op(op, *xn, *yn);
                     // Numbers own nothing: forgotten rather than dropped, as the drop glue

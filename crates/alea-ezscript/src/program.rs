@@ -112,6 +112,7 @@ fn finish(resolver: Resolver) -> Vec<Rc<Proto>> {
                         decls: vec![],
                         hoisted: vec![],
                         stmts: vec![],
+                        tail: None,
                     },
                     span: Span::default(),
                 })

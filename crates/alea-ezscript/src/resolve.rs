@@ -3,7 +3,7 @@
 //! defines them, so they see every name of that block and its enclosing ones (named functions
 //! are hoisted, closures capture by reference). Variables captured by a closure are boxed.
 
-use crate::ast::{self, ExprKind, FuncDef, Ident, PathStep};
+use crate::ast::{self, BinOp, ExprKind, FuncDef, Ident, PathStep};
 use crate::builtins::Builtin;
 use crate::ir::*;
 use crate::value::Value;
@@ -82,7 +82,7 @@ impl Resolver {
     pub fn chunk(&mut self, block: &ast::Block) -> Block {
         let first_decl = self.fns[0].scopes[0].decls.len();
         let first_hoist = self.hoist(&block.stmts);
-        let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
+        let (stmts, tail) = split_tail(block.stmts.iter().map(|s| self.stmt(s)).collect());
         self.flush_pending();
         let f = &self.fns[0];
         let decls: Vec<Decl> = f.scopes[0].decls[first_decl..]
@@ -97,6 +97,7 @@ impl Resolver {
             decls,
             hoisted: first_hoist,
             stmts,
+            tail,
         }
     }
 
@@ -271,13 +272,14 @@ impl Resolver {
     fn block(&mut self, block: &ast::Block) -> Block {
         self.push_scope();
         let hoisted = self.hoist(&block.stmts);
-        let stmts = block.stmts.iter().map(|s| self.stmt(s)).collect();
+        let (stmts, tail) = split_tail(block.stmts.iter().map(|s| self.stmt(s)).collect());
         let decls = self.pop_scope();
         Block {
             declares: !decls.is_empty() || !hoisted.is_empty(),
             decls,
             hoisted,
             stmts,
+            tail,
         }
     }
 
@@ -293,10 +295,9 @@ impl Resolver {
                 value,
             } => fuse_update(self.assign(root, path, *op, value), span),
             // Hoisted: created on block entry.
-            ast::StmtKind::FuncDecl(_) => StmtKind::Expr(Node {
-                kind: NodeKind::Const(Value::Nothing),
-                span,
-            }),
+            ast::StmtKind::FuncDecl(_) => {
+                StmtKind::Expr(Node::new(NodeKind::Const(Value::Nothing), span))
+            }
             ast::StmtKind::ForIn {
                 index,
                 item,
@@ -327,7 +328,7 @@ impl Resolver {
             } => {
                 self.push_scope();
                 let init = init.as_ref().map(|s| Box::new(self.stmt(s)));
-                let cond = self.expr(cond);
+                let (cond, hoisted) = condition(self.expr(cond));
                 self.cur().loops += 1;
                 let body = self.block(body);
                 self.cur().loops -= 1;
@@ -337,16 +338,21 @@ impl Resolver {
                     decls,
                     init,
                     cond,
+                    pass_cost: cost::PASS + hoisted,
                     update,
                     body,
                 }
             }
             ast::StmtKind::While(cond, body) => {
-                let cond = self.expr(cond);
+                let (cond, hoisted) = condition(self.expr(cond));
                 self.cur().loops += 1;
                 let body = self.block(body);
                 self.cur().loops -= 1;
-                StmtKind::While(cond, body)
+                StmtKind::While {
+                    cond,
+                    pass_cost: cost::PASS + hoisted,
+                    body,
+                }
             }
             ast::StmtKind::Break | ast::StmtKind::Continue => {
                 let is_break = matches!(stmt.kind, ast::StmtKind::Break);
@@ -400,8 +406,11 @@ impl Resolver {
         exprs.iter().map(|e| self.expr(e)).collect()
     }
 
+    /// An expression, with the superinstructions chosen and the steps of each node computed
+    /// from [`cost`].
     fn expr(&mut self, expr: &ast::Expr) -> Node {
         let span = expr.span;
+        let mut node_cost = cost::NODE;
         let kind = match &expr.kind {
             ExprKind::Number(x) => NodeKind::Const(Value::Number(*x)),
             ExprKind::Text(s) => NodeKind::Const(Value::text(s)),
@@ -420,23 +429,46 @@ impl Resolver {
             ),
             ExprKind::Unary(op, e) => NodeKind::Unary(*op, Box::new(self.expr(e))),
             ExprKind::Binary(op, a, b) => {
-                let (a, b) = (self.expr(a), self.expr(b));
+                let (mut a, mut b) = (self.expr(a), self.expr(b));
                 match (&a.kind, &b.kind) {
                     (NodeKind::Local(slot), NodeKind::Const(Value::Number(x)))
                         if !matches!(op, ast::BinOp::And | ast::BinOp::Or) =>
                     {
+                        node_cost = cost::LOCAL_NUM;
                         NodeKind::LocalNum(*op, *slot, *x, a.span)
                     }
-                    _ => NodeKind::Binary(*op, Box::new(a), Box::new(b)),
+                    _ => {
+                        // The first operand runs first; the second's steps only when the
+                        // first is a leaf too (and not for `&&`/`||`, which may skip it).
+                        node_cost += hoist(&mut a);
+                        if a.is_leaf() && !matches!(op, ast::BinOp::And | ast::BinOp::Or) {
+                            node_cost += hoist(&mut b);
+                        }
+                        NodeKind::Binary(*op, Box::new(a), Box::new(b))
+                    }
                 }
             }
             ExprKind::If(cond, then, els) => {
-                let cond = self.expr(cond);
+                let (cond, hoisted) = condition(self.expr(cond));
+                node_cost += hoisted;
                 let then = self.block(then);
                 let els = els.as_ref().map(|e| Box::new(self.expr(e)));
                 NodeKind::If(Box::new(cond), then, els)
             }
-            ExprKind::Block(b) => NodeKind::Block(self.block(b)),
+            ExprKind::Block(b) => {
+                let block = self.block(b);
+                // `{ e }` declaring nothing is `e` paying the block's step too.
+                if !block.declares && block.stmts.is_empty() {
+                    return match block.tail {
+                        Some(mut e) => {
+                            e.cost += cost::NODE;
+                            *e
+                        }
+                        None => Node::new(NodeKind::Const(Value::Nothing), span),
+                    };
+                }
+                NodeKind::Block(block)
+            }
             ExprKind::Func(def) => NodeKind::Func(self.reserve_proto(def, span)),
             ExprKind::Member(obj, name) => {
                 NodeKind::Member(Box::new(self.expr(obj)), name.name.clone())
@@ -449,13 +481,22 @@ impl Resolver {
             ExprKind::Index(obj, index) => {
                 NodeKind::Index(Box::new(self.expr(obj)), Box::new(self.expr(index)))
             }
-            ExprKind::Call(callee, args) => self.call(callee, args, span),
+            ExprKind::Call(callee, args) => {
+                let (kind, hoisted) = self.call(callee, args, span);
+                node_cost += hoisted;
+                kind
+            }
             ExprKind::Error => return error_node(span),
         };
-        Node { kind, span }
+        Node {
+            kind,
+            span,
+            cost: node_cost,
+        }
     }
 
-    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> NodeKind {
+    /// A call, and the steps its node pays on entry beyond its own.
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> (NodeKind, u32) {
         if let ExprKind::Name(name) = &callee.kind
             && matches!(self.lookup(name), Found::None)
         {
@@ -471,15 +512,29 @@ impl Resolver {
                         span,
                         format!("{name} expects 1 argument, got {}", args.len()),
                     );
-                    return error_node(span).kind;
+                    return (error_node(span).kind, 0);
                 }
-                return NodeKind::Was(was, Box::new(self.expr(&args[0])));
+                return (NodeKind::Was(was, Box::new(self.expr(&args[0]))), 0);
             }
             if let Some(b) = Builtin::by_name(name) {
-                return NodeKind::CallBuiltin(b, self.exprs(args));
+                return (NodeKind::CallBuiltin(b, self.exprs(args)), 0);
             }
         }
-        NodeKind::Call(Box::new(self.expr(callee)), self.exprs(args))
+        let callee = self.expr(callee);
+        let mut args = self.exprs(args);
+        if let NodeKind::Upval(i) = callee.kind {
+            // The callee's step, and those of the leading leaf arguments (they run before
+            // anything with an effect).
+            let mut hoisted = callee.cost;
+            for a in &mut args {
+                if !a.is_leaf() {
+                    break;
+                }
+                hoisted += hoist(a);
+            }
+            return (NodeKind::CallUpval(i, callee.span, args), hoisted);
+        }
+        (NodeKind::Call(Box::new(callee), args), 0)
     }
 }
 
@@ -514,11 +569,89 @@ fn fuse_update(kind: StmtKind, span: Span) -> StmtKind {
     }
 }
 
+/// The last statement of a block as its value, when it is an expression.
+fn split_tail(mut stmts: Vec<Stmt>) -> (Vec<Stmt>, Option<Box<Node>>) {
+    let tail = match stmts.pop() {
+        Some(Stmt {
+            kind: StmtKind::Expr(e),
+            ..
+        }) => Some(Box::new(e)),
+        Some(other) => {
+            stmts.push(other);
+            None
+        }
+        None => None,
+    };
+    (stmts, tail)
+}
+
+/// A condition: `local < number` & co. fused, anything else as a value; and the steps the
+/// `if` or loop pass takes over from it.
+fn condition(node: Node) -> (Cond, u32) {
+    match node.kind {
+        NodeKind::LocalNum(
+            op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+            slot,
+            y,
+            local_span,
+        ) => (
+            Cond::LocalCmp {
+                op,
+                slot,
+                y,
+                local_span,
+                span: node.span,
+            },
+            node.cost,
+        ),
+        kind => {
+            let mut n = Node {
+                kind,
+                span: node.span,
+                cost: node.cost,
+            };
+            let hoisted = hoist(&mut n);
+            (Cond::Value(n), hoisted)
+        }
+    }
+}
+
 /// A node standing for a syntax error; never run (programs with errors do not run) except in
 /// template insertions, which fail on their own.
 fn error_node(span: Span) -> Node {
-    Node {
-        kind: NodeKind::Global(Rc::from("")),
-        span,
+    Node::new(NodeKind::Global(Rc::from("")), span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The superinstructions are chosen here, with their steps from `cost`.
+    #[test]
+    fn fib_compiles_to_superinstructions() {
+        let (ast, diags) =
+            crate::parse_script("func fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }");
+        assert!(diags.is_empty());
+        let mut r = Resolver::new();
+        r.chunk(&ast);
+        let proto = r.protos[0].clone().expect("resolved");
+        let body = proto.body.tail.as_deref().expect("a tail");
+        let NodeKind::If(cond, _, Some(els)) = &body.kind else {
+            panic!("an if: {body:?}");
+        };
+        assert!(matches!(**cond, Cond::LocalCmp { op: BinOp::Lt, .. }));
+        // The `if` and its fused condition's three nodes.
+        assert_eq!(body.cost, cost::NODE + cost::LOCAL_NUM);
+        // `else { a + b }` folded into the operator, paying the block's step too.
+        let NodeKind::Binary(BinOp::Add, a, _) = &els.kind else {
+            panic!("a binary: {els:?}");
+        };
+        assert_eq!(els.cost, 2 * cost::NODE);
+        // `fib(n - 1)`: the call, its captured callee and its leaf argument in one charge.
+        let NodeKind::CallUpval(_, _, args) = &a.kind else {
+            panic!("a call of a captured function: {a:?}");
+        };
+        assert_eq!(a.cost, 2 * cost::NODE + cost::LOCAL_NUM);
+        assert_eq!(args[0].cost, 0);
     }
 }

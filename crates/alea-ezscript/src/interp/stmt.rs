@@ -21,16 +21,10 @@ impl Interp<'_> {
     fn body(&mut self, block: &Block) -> R<()> {
         self.enter_block(block);
         for stmt in &block.stmts {
-            if let Some(done) = self.number_update(stmt) {
-                done?;
-                continue;
-            }
-            match &stmt.kind {
-                StmtKind::Expr(e) => {
-                    self.eval(e)?;
-                }
-                _ => self.exec(stmt)?,
-            }
+            self.exec(stmt)?;
+        }
+        if let Some(e) = &block.tail {
+            self.eval(e)?;
         }
         Ok(())
     }
@@ -38,8 +32,8 @@ impl Interp<'_> {
     /// One pass of a `while` or C-style `for`: the pass's step, the condition, the body.
     /// False when the loop ends (condition false or `break`); `continue` goes on.
     #[inline(always)]
-    fn pass(&mut self, cond: &Node, body: &Block, span: Span) -> R<bool> {
-        self.burn(1, span)?;
+    fn pass(&mut self, cond: &Cond, pass_cost: u32, body: &Block, span: Span) -> R<bool> {
+        self.burn(pass_cost as u64, span)?;
         if !self.condition(cond)? {
             return Ok(false);
         }
@@ -47,15 +41,6 @@ impl Interp<'_> {
             Ok(()) | Err(Flow::Continue) => Ok(true),
             Err(Flow::Break) => Ok(false),
             Err(e) => Err(e),
-        }
-    }
-
-    /// A loop update (`i += 1`) or body statement, with the numeric fast path tried first.
-    #[inline(always)]
-    fn update(&mut self, stmt: &Stmt) -> R<()> {
-        match self.number_update(stmt) {
-            Some(done) => done,
-            None => self.exec(stmt),
         }
     }
 
@@ -88,7 +73,7 @@ impl Interp<'_> {
         if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
             return None;
         }
-        if let Err(e) = self.burn(1, *rhs_span) {
+        if let Err(e) = self.burn(cost::NODE as u64, *rhs_span) {
             return Some(Err(e));
         }
         if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
@@ -103,11 +88,27 @@ impl Interp<'_> {
         Some(Ok(()))
     }
 
+    /// Runs a statement: the hot kinds (expressions, numeric updates) inline, the rest in
+    /// [`Interp::exec_rest`], out of line.
+    #[inline(always)]
     pub(super) fn exec(&mut self, stmt: &Stmt) -> R<()> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 self.eval(e)?;
+                Ok(())
             }
+            StmtKind::NumUpdate { full, .. } => match self.number_update(stmt) {
+                Some(done) => done,
+                None => self.exec_rest(full),
+            },
+            _ => self.exec_rest(stmt),
+        }
+    }
+
+    #[inline(never)]
+    fn exec_rest(&mut self, stmt: &Stmt) -> R<()> {
+        match &stmt.kind {
+            StmtKind::Expr(_) | StmtKind::NumUpdate { .. } => return self.exec(stmt),
             StmtKind::Assign {
                 var,
                 name,
@@ -146,7 +147,11 @@ impl Interp<'_> {
                 }
                 self.assign(var, name, *name_span, path, *op, rhs, stmt.span)?
             }
-            StmtKind::While(cond, body) => while self.pass(cond, body, stmt.span)? {},
+            StmtKind::While {
+                cond,
+                pass_cost,
+                body,
+            } => while self.pass(cond, *pass_cost, body, stmt.span)? {},
             StmtKind::ForIn {
                 decls,
                 index,
@@ -164,7 +169,7 @@ impl Interp<'_> {
                     }
                 };
                 for (i, v) in items.iter().enumerate() {
-                    self.burn(1, stmt.span)?;
+                    self.burn(cost::PASS as u64, stmt.span)?;
                     for d in decls {
                         self.stack[self.base + d.slot as usize] = if d.boxed {
                             Slot::Cell(Rc::new(RefCell::new(None)))
@@ -187,6 +192,7 @@ impl Interp<'_> {
                 decls,
                 init,
                 cond,
+                pass_cost,
                 update,
                 body,
             } => {
@@ -200,16 +206,12 @@ impl Interp<'_> {
                 if let Some(init) = init {
                     self.exec(init)?;
                 }
-                while self.pass(cond, body, stmt.span)? {
+                while self.pass(cond, *pass_cost, body, stmt.span)? {
                     if let Some(update) = update {
-                        self.update(update)?;
+                        self.exec(update)?;
                     }
                 }
             }
-            StmtKind::NumUpdate { full, .. } => match self.number_update(stmt) {
-                Some(done) => done?,
-                None => self.exec(full)?,
-            },
             StmtKind::Break => return Err(Flow::Break),
             StmtKind::Continue => return Err(Flow::Continue),
         }
