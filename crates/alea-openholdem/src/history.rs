@@ -266,6 +266,68 @@ impl TableState {
             .find(|&c| c != self.userchair)
     }
 
+    /// The memory cells OH 14's OpenPPL library keeps for the betting rounds (preflop, flop,
+    /// turn), as it would hold them having watched this hand: after each of the hero's actions
+    /// `UpdateMemorySymbolsAfterAutoplayerAction` (OpenPPL_Library_Update_History.ohf) stores
+    /// the hero's action (`MemBotsLastPreflopAction` …, an action constant; `None` when the
+    /// hero did not act in that round, the hand-reset value) and the raises the hero had faced
+    /// (`MemRaisesBeforeFlop` …: opponents' raises before the hero's last action there; after
+    /// the flop the round's first bet is not a raise, as `RaisesBeforeOurFirstAction…` counts).
+    /// The library's functions `BotsLastPreflopAction`, `NumberOfRaisesBeforeFlop` … read them
+    /// on later rounds. Names lower case, as memory cells are.
+    pub(crate) fn openppl_memory(&self) -> Vec<(String, f64)> {
+        const CELLS: [(&str, &str); 3] = [
+            ("membotslastpreflopaction", "memraisesbeforeflop"),
+            ("membotslastflopaction", "memraisesonflop"),
+            ("membotslastturnaction", "memraisesonturn"),
+        ];
+        let hero = self.userchair;
+        let constant = |n: &str| crate::openppl::action_constant(n).unwrap_or(0.0);
+        let mut out = Vec::new();
+        for (r, (action_cell, raises_cell)) in (1..=3).zip(CELLS) {
+            // Rounds not reached yet read as empty: the hand-reset values.
+            let round = if r <= usize::from(self.betround) {
+                self.round(r)
+            } else {
+                &[]
+            };
+            let last = round.iter().rposition(|a| {
+                a.chair == hero && !matches!(a.kind, ActionKind::SmallBlind | ActionKind::BigBlind)
+            });
+            let (action, faced) = match last {
+                None => (constant("None"), 0.0),
+                Some(l) => {
+                    // CalculateBotsLastPreflopActionForUpdateAfterAutoplayerAction.
+                    let a = round[l];
+                    let name = match a.kind {
+                        ActionKind::Allin => "RaiseMax",
+                        ActionKind::Raise | ActionKind::Betsize => "Raise",
+                        ActionKind::Call => "Call",
+                        // A preflop "check" above the big blind was a call.
+                        ActionKind::Check if r == 1 && a.to > self.bblind => "Call",
+                        ActionKind::Check => "Check",
+                        _ => "Fold",
+                    };
+                    let all = raises(round);
+                    let before: Vec<u8> = all
+                        .iter()
+                        .filter(|(i, c)| *i < l && *c != hero)
+                        .map(|(_, c)| *c)
+                        .collect();
+                    let opening_bet =
+                        r > 1 && all.first().is_some_and(|(i, c)| *i < l && *c != hero);
+                    (
+                        constant(name),
+                        (before.len() - usize::from(opening_bet)) as f64,
+                    )
+                }
+            };
+            out.push((action_cell.to_string(), action));
+            out.push((raises_cell.to_string(), faced));
+        }
+        out
+    }
+
     /// A history symbol's value; `None` for names that are not history names.
     pub(crate) fn history_value(&self, name: &str) -> Option<f64> {
         let hero = self.userchair;

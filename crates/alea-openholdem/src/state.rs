@@ -469,7 +469,8 @@ impl TableState {
             None => None,
             Some(v) => Some(crate::history::parse(v, betround, &chairs)?),
         };
-        Ok(TableState {
+        let seeded = history.is_some();
+        let mut state = TableState {
             history,
             payouts,
             symbols,
@@ -489,7 +490,16 @@ impl TableState {
             flags,
             memory,
             seed,
-        })
+        };
+        if seeded {
+            // The OpenPPL library's memory of the completed rounds, unless the state sets it.
+            for (cell, v) in state.openppl_memory() {
+                if !state.memory.iter().any(|(n, _)| *n == cell) {
+                    state.memory.push((cell, v));
+                }
+            }
+        }
+        Ok(state)
     }
 
     /// The player's stack at the hand's start (CSymbolEngineChipAmounts: balance plus bet at

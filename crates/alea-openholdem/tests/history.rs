@@ -250,3 +250,70 @@ fn openppl_history_symbols_from_the_actions() {
     assert_eq!(e.results[1].value, 0.0);
     assert!(!e.warnings.is_empty());
 }
+
+/// Library functions that read the OpenPPL library's memory of earlier rounds, the way OH 14's
+/// own `BotsLastPreflopAction` and `NumberOfRaisesBeforeFlop` do (written for this test).
+const MEMORY_LIBRARY: &str = "##BotsLastPreflopAction##
+me_re_MemBotsLastPreflopAction
+##BotsLastFlopAction##
+me_re_MemBotsLastFlopAction
+##NumberOfRaisesBeforeFlop##
+me_re_MemRaisesBeforeFlop
+##NumberOfRaisesOnFlop##
+me_re_MemRaisesOnFlop
+##BotsLastTurnAction##
+me_re_MemBotsLastTurnAction
+";
+
+#[test]
+fn the_openppl_librarys_memory_of_earlier_rounds_comes_from_the_history() {
+    use alea_openholdem::{Request, Selection, action_constant, compile_profile, evaluate};
+    let c = compile_profile(vec![SourceFile::new("memory.ohf", MEMORY_LIBRARY)], None);
+    let p = c.program.expect("loads");
+    let names = [
+        "BotsLastPreflopAction",
+        "NumberOfRaisesBeforeFlop",
+        "BotsLastFlopAction",
+        "NumberOfRaisesOnFlop",
+        "BotsLastTurnAction",
+    ];
+    let run = |state: &str| -> Vec<f64> {
+        let request = Request {
+            selection: Selection::Named(names.iter().map(|s| s.to_string()).collect()),
+            seed: 1,
+            ..Request::default()
+        };
+        let e = evaluate(&p, Some(TableState::from_json(state).unwrap()), &request);
+        assert!(e.ok(), "{:?}", e.error);
+        e.results.iter().map(|r| r.value).collect()
+    };
+    let k = |n: &str| action_constant(n).unwrap();
+    // HAND, on the flop: the hero's last preflop action was the call of 9, after one raise by
+    // an opponent (chair 5 to 9; the hero's own raise to 3 does not count). On the flop the
+    // library stored the hero's check, before any raise; the turn's cell keeps the hand-reset
+    // value None.
+    assert_eq!(run(HAND), [k("Call"), 1.0, k("Check"), 0.0, k("None")]);
+    // The same hand on the turn, after a flop of: hero checks, 4 bets 10, 5 raises to 30, the
+    // hero calls, 4 calls. The hero faced one raise there (the opening bet is not a raise).
+    let turn = HAND
+        .replace(r#""pots": [28.5]"#, r#""pots": [118.5]"#)
+        .replace(r#"["Qh", "9h", "3s"]"#, r#"["Qh", "9h", "3s", "2d"]"#)
+        .replace(
+            r#"{"chair": 2, "balance": 91}"#,
+            r#"{"chair": 2, "balance": 61}"#,
+        )
+        .replace(r#""balance": 81, "bet": 10"#, r#""balance": 61"#)
+        .replace(r#""balance": 61, "bet": 30"#, r#""balance": 61"#)
+        .replace(
+            r#"{"chair": 5, "action": "raise", "to": 30}]]"#,
+            r#"{"chair": 5, "action": "raise", "to": 30}, {"chair": 2, "action": "call"},
+               {"chair": 4, "action": "call"}], []]"#,
+        );
+    assert_eq!(run(&turn), [k("Call"), 1.0, k("Call"), 1.0, k("None")]);
+    // The state's own memory wins over the history's.
+    let given = turn.replace(
+        r#""pots": [118.5]"#,
+        r#""pots": [118.5], "memory": {"MemRaisesBeforeFlop": 5}"#,
+    );
+    assert_eq!(run(&given)[1], 5.0);
+}
