@@ -200,7 +200,7 @@ impl<'a> Model<'a> {
     }
 
     /// The key of a concrete dealer state in this model.
-    fn key_of(&self, d: &Dealer) -> Key {
+    pub(crate) fn key_of(&self, d: &Dealer) -> Key {
         match (self, d) {
             (Model::Concrete { .. }, d) => concrete_key(d),
             (_, Dealer::List) => vec![],

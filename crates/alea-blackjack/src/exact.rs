@@ -168,7 +168,7 @@ impl fmt::Display for ExactError {
 
 impl std::error::Error for ExactError {}
 
-fn chain_error(e: ChainError) -> ExactError {
+pub(crate) fn chain_error(e: ChainError) -> ExactError {
     match e {
         ChainError::TooManyStates { needed, limit } => ExactError::TooManyStates { limit, needed },
         ChainError::ClassTooLarge { size, limit } => ExactError::ClassTooLarge { size, limit },
@@ -199,7 +199,7 @@ pub fn exact_unreduced(spec: &Spec, opts: &ExactOptions) -> Result<ExactStats, E
 
 /// What decides a piece's results: pieces with equal roles have equal results.
 #[derive(Clone, PartialEq, Eq, Hash)]
-enum Role {
+pub(crate) enum Role {
     /// Its multiplicity, and how often `first` names it (lists, bags, symmetric histories).
     Counts(u64, u64),
     /// The cyclic spacing of its cards (sequences).
@@ -222,7 +222,7 @@ fn symmetric_history(spec: &Spec) -> bool {
     }
 }
 
-fn role(spec: &Spec, x: u16, reduce: bool) -> Role {
+pub(crate) fn role(spec: &Spec, x: u16, reduce: bool) -> Role {
     if !reduce {
         return Role::Own(x);
     }
@@ -442,7 +442,7 @@ fn assemble(
 type ClassSignature = Vec<(Key, Vec<(Ratio, bool, bool, Key)>)>;
 
 /// Stationary laws already solved in this analysis, by class signature.
-type StationaryCache = HashMap<ClassSignature, HashMap<Key, Ratio>>;
+pub(crate) type StationaryCache = HashMap<ClassSignature, HashMap<Key, Ratio>>;
 
 fn signature(chain: &Chain, states: &[usize]) -> ClassSignature {
     let mut sig: ClassSignature = states
@@ -469,7 +469,7 @@ fn signature(chain: &Chain, states: &[usize]) -> ClassSignature {
 
 /// The long-run weight of every state: each closed class's stationary law times the
 /// probability of entering it from the start.
-fn long_run(
+pub(crate) fn long_run(
     chain: &Chain,
     cache: &mut StationaryCache,
     max_solve: usize,

@@ -32,6 +32,7 @@
 
 mod analysis;
 mod chain;
+mod chain_tables;
 mod exact;
 mod lexer;
 mod modular;
@@ -49,6 +50,9 @@ pub use alea_prob::Ratio;
 pub use analysis::{
     Analysis, AnalysisOptions, Fallback, Law, Prob, ResolveError, Source, analyse, deal,
     similar_presets,
+};
+pub use chain_tables::{
+    ExactTableOptions, ExactTables, MAX_TABLE_STEPS, PieceTables, exact_tables, gap_at_least,
 };
 pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,

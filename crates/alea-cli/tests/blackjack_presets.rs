@@ -94,7 +94,80 @@ fn tables_json_for_a_bag() {
             .iter()
             .all(|r| r["length"].as_u64() <= Some(2))
     );
+    // The exact chain tables: 7-bag droughts 48/49, 46/49 … 1/49 at 12, floods 1/48.
+    assert_eq!(v["exact"]["drought"]["I"][1], "48/49");
+    assert_eq!(v["exact"]["drought"]["T"][12], "1/49");
+    assert_eq!(v["exact"]["drought"]["T"][13], "0");
+    assert_eq!(v["exact"]["runs"]["Z"][1], "1/48");
+    assert_eq!(v["exact"]["all_runs"][1], "1/48");
+    assert_eq!(v["exact"]["game"]["length"], 100);
     let o = bj(&["7bag", "--tables", "--seed", "0", "-n", "7000"]);
     assert!(stdout(&o).contains("bagginess: 1.000000"));
+    assert!(stdout(&o).contains("  12  0.020408"));
     assert_eq!(bj(&["7bag", "--tables", "--exact"]).status.code(), Some(2));
+}
+
+/// `--gap-at-least K` is exact for any K, also beyond the listed gaps ((6/7)^100 for a
+/// memoryless piece), for one `--piece` or all; `tgm3` falls back to simulation and says so.
+#[test]
+fn gap_at_least_any_k() {
+    let o = bj(&["7bag", "--gap-at-least", "12", "--piece", "I"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "spec: bag of I,J,L,O,S,T,Z\nP(gap >= 12), exact\nI          0.020408  1/49\n"
+    );
+    let o = bj(&["memoryless", "--gap-at-least", "100", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let q = alea_blackjack::Ratio::from_u64(6, 7);
+    let expect = (0..100)
+        .fold(alea_blackjack::Ratio::one(), |a, _| &a * &q)
+        .to_string();
+    assert_eq!(v["gap_at_least"]["S"], expect.as_str());
+    assert_eq!(v["exact"], true);
+    let o = bj(&[
+        "tgm3",
+        "--gap-at-least",
+        "12",
+        "-n",
+        "20000",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["exact"], false);
+    assert_eq!(v["simulated"]["deals"], 20000);
+    assert!(v["gap_at_least"]["I"].as_f64().unwrap() > 0.0);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("X02"));
+    assert_eq!(
+        bj(&["7bag", "--gap-at-least", "3", "--piece", "Q"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+/// `--tables --plot` draws the exact drought curves through alea-plot.
+#[test]
+fn tables_plot_svg() {
+    let dir = std::env::temp_dir().join(format!("alea-bj-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.svg");
+    let o = bj(&[
+        "tgm2",
+        "--tables",
+        "-n",
+        "1000",
+        "--seed",
+        "0",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"));
+    assert!(svg.contains("drought"));
+    std::fs::remove_dir_all(&dir).ok();
 }

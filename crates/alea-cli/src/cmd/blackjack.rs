@@ -12,6 +12,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[path = "blackjack_tables.rs"]
+mod tables;
+
 /// Arguments of `alea blackjack`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
@@ -69,6 +72,13 @@ pub struct Args {
     /// with a drought of 12 or more (simulated with the seed, -n deals, default 1000000).
     #[arg(long, conflicts_with_all = ["exact", "stats", "canonical", "compare"])]
     pub tables: bool,
+    /// Exact P(gap >= K) for every piece (or --piece), for any K: computed on the chain to K
+    /// itself (simulated with -n deals when no exact analysis exists).
+    #[arg(long = "gap-at-least", value_name = "K", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables"])]
+    pub gap_at_least: Option<u64>,
+    /// With --gap-at-least or --tables: only this piece.
+    #[arg(long, value_name = "P")]
+    pub piece: Option<String>,
     /// The dealer's random numbers: `ideal` (the portable RNG of rng.md) or `arcade` (the
     /// game's own RNG, bit for bit: nes-real only; --seed is then the 16-bit LFSR state,
     /// default 0x8988, the power-on value).
@@ -398,12 +408,76 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         }
         if args.tables {
             report_seed();
+            let exact_opts = alea_blackjack::ExactTableOptions {
+                exact: opts.clone(),
+                piece: args.piece.clone(),
+                ..Default::default()
+            };
+            check_piece(target, args.piece.as_deref())?;
+            let exact = {
+                let _progress = crate::common::Progress::spinner("computing tables");
+                alea_blackjack::exact_tables(target, &exact_opts)
+            };
+            if let (Some(path), Ok(t)) = (&args.plot, &exact) {
+                std::fs::write(path, tables::drought_svg(t)).map_err(|e| {
+                    plain_failure(
+                        EXIT_FAILED,
+                        None,
+                        format!("cannot write {}: {e}", path.display()),
+                    )
+                })?;
+            }
             let opts = alea_blackjack::TableOptions {
                 deals: args.n.unwrap_or(1_000_000),
                 ..Default::default()
             };
             let t = alea_blackjack::stream_tables(|s| target.randomizer(s), seed, &opts);
-            return print_tables(&mut out, &target.label(), seed, &opts, &t, args.json)
+            return tables::print_tables(
+                &mut out,
+                &target.label(),
+                seed,
+                &opts,
+                &exact,
+                &t,
+                args.json,
+            )
+            .and_then(|()| out.flush())
+            .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
+        }
+        if let Some(k) = args.gap_at_least {
+            check_piece(target, args.piece.as_deref())?;
+            let (rows, simulated) =
+                match alea_blackjack::gap_at_least(target, k, args.piece.as_deref(), &opts) {
+                    Ok(rows) => (
+                        rows.into_iter()
+                            .map(|(n, r)| (n, Prob::Exact(r)))
+                            .collect::<Vec<_>>(),
+                        None,
+                    ),
+                    // The documented fallback: no exact chain (tgm3) or over the limits.
+                    Err(e) => {
+                        let deals = args.n.unwrap_or(1_000_000);
+                        crate::common::eprint_plain(&Diagnostic::warning(format!(
+                            "no exact answer ({}: {e}); simulating {deals} deals",
+                            e.code()
+                        )));
+                        report_seed();
+                        let a = analyse(
+                            target,
+                            &AnalysisOptions {
+                                simulate: Some((seed, deals)),
+                                ..Default::default()
+                            },
+                        )
+                        .map_err(|e| exact_failure(&e))?;
+                        let rows = (0..a.pieces.len())
+                            .filter(|&i| args.piece.as_deref().is_none_or(|p| p == a.pieces[i]))
+                            .filter_map(|i| Some((a.pieces[i].clone(), a.gap_at_least(i, k)?)))
+                            .collect();
+                        (rows, Some((seed, deals)))
+                    }
+                };
+            return tables::gap_at_least(&mut out, &target.label(), k, &rows, simulated, args.json)
                 .and_then(|()| out.flush())
                 .map_err(|e| {
                     plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}"))
@@ -478,77 +552,21 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
     }
 }
 
-/// Prints `--tables`: the library's [`alea_blackjack::StreamTables`] as text or JSON.
-fn print_tables(
-    out: &mut dyn Write,
-    label: &str,
-    seed: u64,
-    opts: &alea_blackjack::TableOptions,
-    t: &alea_blackjack::StreamTables,
-    json: bool,
-) -> io::Result<()> {
-    let hist = |h: &[(u64, u64)]| -> String {
-        let v: Vec<String> = h
-            .iter()
-            .map(|(l, c)| format!("{{\"length\":{l},\"count\":{c}}}"))
-            .collect();
-        format!("[{}]", v.join(","))
-    };
-    if json {
-        return writeln!(
-            out,
-            "{{\"spec\": {}, \"seed\": \"{seed}\", \"deals\": {}, \"bagginess\": {}, \"window\": {}, \
-             \"game_drought\": {{\"games\": {}, \"length\": {}, \"drought\": {}, \"share\": {}}}, \
-             \"runs\": {}, \"set\": [{}], \"set_runs\": {}}}",
-            json_str(label),
-            t.deals,
-            json_f64(t.bagginess),
-            t.window,
-            opts.games,
-            opts.game_length,
-            opts.drought,
-            json_f64(t.game_drought),
-            hist(&t.runs),
-            opts.set
-                .iter()
-                .map(|s| json_str(s))
-                .collect::<Vec<_>>()
-                .join(","),
-            hist(&t.set_runs)
-        );
+/// `--piece P` must name a piece of the randomizer (usage error otherwise).
+fn check_piece(target: &Source, piece: Option<&str>) -> Result<(), Failure> {
+    let Some(p) = piece else { return Ok(()) };
+    let r = target.randomizer(0);
+    if r.pieces().contains(&p) {
+        return Ok(());
     }
-    writeln!(out, "spec: {label}")?;
-    writeln!(out, "deals: {} (seed {seed})", t.deals)?;
-    writeln!(
-        out,
-        "bagginess: {:.6} of aligned windows of {} deals are permutations",
-        t.bagginess, t.window
-    )?;
-    writeln!(
-        out,
-        "games of {} deals with a drought of {} or more: {:.4} ({} games)",
-        opts.game_length, opts.drought, t.game_drought, opts.games
-    )?;
-    writeln!(
-        out,
-        "run length   same-piece runs   {} runs",
-        opts.set.join("/")
-    )?;
-    let longest = t
-        .runs
-        .last()
-        .map_or(0, |r| r.0)
-        .max(t.set_runs.last().map_or(0, |r| r.0));
-    let at = |h: &[(u64, u64)], l: u64| h.iter().find(|r| r.0 == l).map_or(0, |r| r.1);
-    for l in 1..=longest.min(20) {
-        writeln!(
-            out,
-            "{l:>10}   {:>15}   {:>8}",
-            at(&t.runs, l),
-            at(&t.set_runs, l)
-        )?;
-    }
-    Ok(())
+    Err(plain_failure(
+        EXIT_USAGE,
+        None,
+        format!(
+            "--piece {p}: no such piece (pieces: {})",
+            r.pieces().join(",")
+        ),
+    ))
 }
 
 /// The arcade dealer's seed as reported: the LFSR state it starts from.

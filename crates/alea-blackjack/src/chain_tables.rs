@@ -1,0 +1,408 @@
+//! Exact drought, flood (run) and game-length tables from each piece's lumped chain.
+//!
+//! Every table here only asks "was the deal an X?" along the way, which the lumped chain of
+//! piece X answers exactly (see `chain.rs`), so they are exact fractions for every chain that
+//! fits `--max-states`: P(gap ≥ k) for any k (not only the listed gaps), the law of X's runs
+//! (floods: X dealt several times in a row), and the odds that X waits k deals or more somewhere
+//! within the first N deals of a game. Tables that follow several pieces at once (bagginess,
+//! S/Z runs, "some piece" game odds) stay Monte Carlo ([`crate::stream_tables`]).
+
+use crate::analysis::Source;
+use crate::chain::{self, Chain, Key, Model};
+use crate::exact::{ExactError, ExactOptions, StationaryCache, chain_error, long_run};
+use crate::presets::{Builtin, TETROMINOES};
+use crate::randomizer::Dealer;
+use alea_prob::Ratio;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, Zero};
+use std::collections::HashMap;
+
+/// Largest k or N the tables iterate to: the work is k (or N·k) steps over the chain's edges,
+/// with fractions whose size grows with the step.
+pub const MAX_TABLE_STEPS: u64 = 100_000;
+
+/// What [`exact_tables`] lists.
+#[derive(Clone, Debug)]
+pub struct ExactTableOptions {
+    /// Chain limits.
+    pub exact: ExactOptions,
+    /// Drought table: P(gap ≥ k) for k = 0..=`drought_to`.
+    pub drought_to: u64,
+    /// Flood table: P(run ≥ l) for l = 1..=`runs_to`.
+    pub runs_to: u64,
+    /// Game length N of the game-drought odds.
+    pub game_length: u64,
+    /// Drought length k of the game-drought odds.
+    pub game_drought: u64,
+    /// Only this piece (by name); `None` = every piece.
+    pub piece: Option<String>,
+}
+
+impl Default for ExactTableOptions {
+    fn default() -> Self {
+        ExactTableOptions {
+            exact: ExactOptions::default(),
+            drought_to: 24,
+            runs_to: 6,
+            game_length: 100,
+            game_drought: 12,
+            piece: None,
+        }
+    }
+}
+
+/// The exact tables of one piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceTables {
+    /// Its name.
+    pub piece: String,
+    /// `drought[k]` = P(gap ≥ k) in the long run (the deals strictly between an X and the next
+    /// X), k = 0..=`drought_to`; empty when X is not dealt in the long run.
+    pub drought: Vec<Ratio>,
+    /// `runs[l - 1]` = P(a run of X has length ≥ l), l = 1..=`runs_to`: the flood table.
+    /// Empty when X never starts a run in the long run.
+    pub runs: Vec<Ratio>,
+    /// Long-run probability that a deal starts a run of X (an X after a non-X).
+    pub run_start: Ratio,
+    /// P(X is missing from some `game_drought` consecutive deals within the first
+    /// `game_length` deals, the wait from the start included), from the real start.
+    pub game_drought: Ratio,
+}
+
+/// The exact tables of a randomizer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactTables {
+    /// The canonical spec or preset name.
+    pub label: String,
+    /// The options' game length and drought.
+    pub game_length: u64,
+    /// Drought length of the game odds.
+    pub game_drought: u64,
+    /// Per piece, in `pieces()` order (or the one asked for).
+    pub pieces: Vec<PieceTables>,
+    /// P(run ≥ l) over all same-piece runs (the pieces' run laws weighted by how often each
+    /// starts a run), l = 1..=`runs_to`.
+    pub runs: Vec<Ratio>,
+}
+
+/// One piece's chain, its long-run weights and its concrete start.
+struct PieceChain {
+    chain: Chain,
+    weight: Vec<Ratio>,
+    /// Before the first deal: (probability, deals already made, consecutive non-X deals so
+    /// far, state). `first F` makes one deal before the chain starts.
+    start: Vec<(Ratio, u64, u64, usize)>,
+}
+
+fn steps_error(what: &str, k: u64) -> ExactError {
+    ExactError::TooLarge {
+        what: format!("the {what} ({k} steps; at most {MAX_TABLE_STEPS})"),
+        hint: "ask for a smaller k or N, or use --stats".into(),
+    }
+}
+
+fn piece_chain(
+    model: &Model<'_>,
+    first: Option<(&crate::Spec, u16)>,
+    opts: &ExactOptions,
+    cache: &mut StationaryCache,
+) -> Result<PieceChain, ExactError> {
+    let chain = chain::build(model, opts.max_states).map_err(chain_error)?;
+    let weight = long_run(&chain, cache, opts.max_solve).map_err(chain_error)?;
+    let start = match first {
+        Some((spec, x)) if spec.first.is_some() => {
+            // The chain starts after the first deal; redo that deal to know whether it was X.
+            let index: HashMap<&Key, usize> =
+                chain.keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+            let f = spec.first.as_ref().expect("checked");
+            let p = Ratio::from_u64(1, f.len() as u64);
+            let mut out = Vec::new();
+            for &name in f {
+                let mut d = Dealer::initial(spec);
+                d.deal_first(spec, name);
+                let s = index[&model.key_of(&d)];
+                out.push((p.clone(), 1, u64::from(name != x), s));
+            }
+            out
+        }
+        _ => chain
+            .start
+            .iter()
+            .map(|(s, p)| (p.clone(), 0, 0, *s))
+            .collect(),
+    };
+    Ok(PieceChain {
+        chain,
+        weight,
+        start,
+    })
+}
+
+/// The chain's edges as integer weights over one common denominator `l`, so that a law after t
+/// deals is integer numerators over (its start denominator)·l^t: no gcd per addition, one
+/// reduction per listed value.
+struct Weighted {
+    l: BigUint,
+    edges: Vec<Vec<(usize, bool, BigUint)>>,
+}
+
+impl Weighted {
+    fn new(chain: &Chain) -> Weighted {
+        let mut l = BigUint::one();
+        for e in chain.edges.iter().flatten() {
+            l = l.lcm(e.prob.denom());
+        }
+        let edges = chain
+            .edges
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .map(|e| (e.to, e.is_x, e.prob.numer() * (&l / e.prob.denom())))
+                    .collect()
+            })
+            .collect();
+        Weighted { l, edges }
+    }
+}
+
+/// A law over states: numerators over one denominator.
+#[derive(Clone)]
+struct Law {
+    num: Vec<BigUint>,
+    den: BigUint,
+}
+
+impl Law {
+    fn from_ratios(v: &[Ratio]) -> Law {
+        let mut den = BigUint::one();
+        for r in v.iter().filter(|r| !r.is_zero()) {
+            den = den.lcm(r.denom());
+        }
+        let num = v.iter().map(|r| r.numer() * (&den / r.denom())).collect();
+        Law { num, den }
+    }
+
+    fn mass(&self) -> BigUint {
+        self.num.iter().sum()
+    }
+
+    fn total(&self) -> Ratio {
+        Ratio::new(self.mass(), self.den.clone())
+    }
+
+    /// The same law conditioned on itself (divided by its total), `None` when it is empty.
+    fn normalised(self) -> Option<Law> {
+        let den = self.mass();
+        (!den.is_zero()).then_some(Law { num: self.num, den })
+    }
+
+    /// One deal, keeping only the edges whose deal is (`keep` = true) or is not an X.
+    fn step(&self, w: &Weighted, keep: bool) -> Law {
+        let mut num = vec![BigUint::zero(); self.num.len()];
+        for (s, m) in self.num.iter().enumerate() {
+            if m.is_zero() {
+                continue;
+            }
+            for (to, is_x, ew) in &w.edges[s] {
+                if *is_x == keep {
+                    num[*to] += m * ew;
+                }
+            }
+        }
+        Law {
+            num,
+            den: &self.den * &w.l,
+        }
+    }
+}
+
+fn piece_tables(name: &str, pc: &PieceChain, opts: &ExactTableOptions) -> PieceTables {
+    let w = Weighted::new(&pc.chain);
+    let stationary = Law::from_ratios(&pc.weight);
+    // The law right after an X, and the law at the start of a run of X (an X after a non-X).
+    let after_x = stationary.step(&w, true);
+    let run_start_law = stationary.step(&w, false).step(&w, true);
+    let run_start = run_start_law.total();
+    let drought = match after_x.normalised() {
+        Some(mut v) => {
+            let mut out = vec![Ratio::one()];
+            for _ in 0..opts.drought_to {
+                v = v.step(&w, false);
+                out.push(v.total());
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    let runs = match run_start_law.normalised() {
+        Some(mut v) => {
+            let mut out = Vec::new();
+            for l in 1..=opts.runs_to {
+                if l > 1 {
+                    v = v.step(&w, true);
+                }
+                out.push(v.total());
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    PieceTables {
+        piece: name.to_string(),
+        drought,
+        runs,
+        run_start,
+        game_drought: game_drought(pc, &w, opts.game_length, opts.game_drought),
+    }
+}
+
+/// P(X misses some `k` consecutive deals among the first `n`): the law over (state,
+/// consecutive non-X deals so far, below k), numerators over one denominator per deal; the
+/// mass that reaches k is done.
+fn game_drought(pc: &PieceChain, w: &Weighted, n: u64, k: u64) -> Ratio {
+    let mut hit = Ratio::zero();
+    let size = pc.chain.keys.len();
+    let slot = |s: usize, wait: u64| s * k as usize + wait as usize;
+    let mut made = 0;
+    // The start's probabilities are all 1 or 1/|F|.
+    let den = pc
+        .start
+        .iter()
+        .fold(BigUint::one(), |a, (p, ..)| a.lcm(p.denom()));
+    let mut law = Law {
+        num: vec![BigUint::zero(); size * k as usize],
+        den: den.clone(),
+    };
+    for (p, deals, wait, s) in &pc.start {
+        made = *deals;
+        if *wait >= k {
+            hit = &hit + p;
+        } else {
+            law.num[slot(*s, *wait)] += p.numer() * (&den / p.denom());
+        }
+    }
+    for _ in made..n {
+        let mut num = vec![BigUint::zero(); law.num.len()];
+        let mut done = BigUint::zero();
+        for (i, m) in law.num.iter().enumerate() {
+            if m.is_zero() {
+                continue;
+            }
+            let (s, wait) = (i / k as usize, (i % k as usize) as u64);
+            for (to, is_x, ew) in &w.edges[s] {
+                let next = if *is_x { 0 } else { wait + 1 };
+                if next >= k {
+                    done += m * ew;
+                } else {
+                    num[slot(*to, next)] += m * ew;
+                }
+            }
+        }
+        law = Law {
+            num,
+            den: &law.den * &w.l,
+        };
+        if !done.is_zero() {
+            hit = &hit + &Ratio::new(done, law.den.clone());
+        }
+    }
+    hit
+}
+
+/// The exact drought, flood and game tables of `source`: errors as [`crate::exact`] when a
+/// chain exceeds the limits, [`ExactError::NoFiniteChain`] for `tgm3`, and
+/// [`ExactError::TooLarge`] for k or N above [`MAX_TABLE_STEPS`].
+pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTables, ExactError> {
+    for (what, k) in [
+        ("drought table", opts.drought_to),
+        ("flood table", opts.runs_to),
+        ("game length", opts.game_length),
+    ] {
+        if k > MAX_TABLE_STEPS {
+            return Err(steps_error(what, k));
+        }
+    }
+    let mut cache = StationaryCache::new();
+    let names: Vec<String> = match source {
+        Source::Spec(s) => s.pieces().iter().map(|p| p.to_string()).collect(),
+        Source::Builtin(_) => TETROMINOES.iter().map(|s| s.to_string()).collect(),
+    };
+    let wanted = |i: usize| opts.piece.as_deref().is_none_or(|p| p == names[i]);
+    let mut pieces = Vec::new();
+    // Runs of every piece, for the mixed same-piece run law.
+    let mut all_runs: Vec<(Ratio, Vec<Ratio>)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let pc = match source {
+            Source::Spec(spec) => piece_chain(
+                &Model::for_spec(spec, i as u16),
+                Some((spec, i as u16)),
+                &opts.exact,
+                &mut cache,
+            )?,
+            Source::Builtin(name) => {
+                let b = Builtin::new(name).expect("built-in preset exists");
+                let Some(model) = Model::for_builtin(&b, i as u8) else {
+                    return Err(ExactError::NoFiniteChain {
+                        preset: name.to_string(),
+                    });
+                };
+                piece_chain(&model, None, &opts.exact, &mut cache)?
+            }
+        };
+        let t = piece_tables(name, &pc, opts);
+        all_runs.push((t.run_start.clone(), t.runs.clone()));
+        if wanted(i) {
+            pieces.push(t);
+        }
+    }
+    let rate = chain::sum(all_runs.iter().map(|r| &r.0));
+    let runs = (0..opts.runs_to as usize)
+        .map(|l| {
+            let mut acc = Ratio::zero();
+            for (r, law) in &all_runs {
+                if let Some(p) = law.get(l) {
+                    acc = &acc + &(r * p);
+                }
+            }
+            if rate.is_zero() { acc } else { &acc / &rate }
+        })
+        .collect();
+    Ok(ExactTables {
+        label: source.label(),
+        game_length: opts.game_length,
+        game_drought: opts.game_drought,
+        pieces,
+        runs,
+    })
+}
+
+/// P(gap ≥ k) of each piece (or of `piece`), exact for every k: the first-passage iteration
+/// runs to k itself rather than stopping at the listed gaps.
+pub fn gap_at_least(
+    source: &Source,
+    k: u64,
+    piece: Option<&str>,
+    exact: &ExactOptions,
+) -> Result<Vec<(String, Ratio)>, ExactError> {
+    let opts = ExactTableOptions {
+        exact: exact.clone(),
+        drought_to: k,
+        runs_to: 0,
+        game_length: 0,
+        game_drought: 1,
+        piece: piece.map(str::to_string),
+    };
+    let t = exact_tables(source, &opts)?;
+    Ok(t.pieces
+        .into_iter()
+        .map(|p| {
+            let v = p
+                .drought
+                .get(k as usize)
+                .cloned()
+                .unwrap_or_else(Ratio::zero);
+            (p.piece, v)
+        })
+        .collect())
+}

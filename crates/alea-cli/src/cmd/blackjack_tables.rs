@@ -1,0 +1,275 @@
+//! `alea blackjack --tables` and `--gap-at-least`: formatting of the library's exact chain
+//! tables ([`alea_blackjack::ExactTables`]) and counted tables
+//! ([`alea_blackjack::StreamTables`]). Nothing is computed here.
+
+use alea_blackjack::{ExactError, ExactTables, Prob, Ratio, StreamTables, TableOptions};
+use std::io::{self, Write};
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn json_f64(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
+}
+
+fn fractions(v: &[Ratio]) -> String {
+    let items: Vec<String> = v
+        .iter()
+        .map(|r| format!("\"{}\"", r.to_plain_string()))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// `{"I": f(I), …}` over the pieces of `t`.
+fn by_piece(t: &ExactTables, f: impl Fn(&alea_blackjack::PieceTables) -> String) -> String {
+    let items: Vec<String> = t
+        .pieces
+        .iter()
+        .map(|p| format!("{}: {}", json_str(&p.piece), f(p)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// The `"exact"` member of `--tables --json`: fractions, tables indexed from k = 0 (drought)
+/// and l = 1 (runs).
+pub(super) fn exact_json(t: &Result<ExactTables, ExactError>) -> String {
+    match t {
+        Err(e) => format!(
+            "null, \"exact_error\": {{\"code\": \"{}\", \"message\": {}}}",
+            e.code(),
+            json_str(&e.to_string())
+        ),
+        Ok(t) => format!(
+            "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"game\": {{\"length\": {}, \
+             \"drought\": {}, \"probability\": {}}}}}",
+            by_piece(t, |p| fractions(&p.drought)),
+            by_piece(t, |p| fractions(&p.runs)),
+            fractions(&t.runs),
+            t.game_length,
+            t.game_drought,
+            by_piece(t, |p| format!("\"{}\"", p.game_drought.to_plain_string())),
+        ),
+    }
+}
+
+/// The exact part of `--tables` as text: decimals, one column per piece.
+pub(super) fn exact_text(
+    out: &mut dyn Write,
+    t: &Result<ExactTables, ExactError>,
+) -> io::Result<()> {
+    let t = match t {
+        Err(e) => {
+            return writeln!(
+                out,
+                "exact tables impossible ({}: {e}); counted tables only",
+                e.code()
+            );
+        }
+        Ok(t) => t,
+    };
+    let header = |out: &mut dyn Write, first: &str, extra: &str| -> io::Result<()> {
+        write!(out, "{first:>4}")?;
+        for p in &t.pieces {
+            write!(out, " {:>9}", p.piece)?;
+        }
+        writeln!(out, "{extra}")
+    };
+    writeln!(
+        out,
+        "drought, exact: P(gap >= k), the deals strictly between two of the piece"
+    )?;
+    header(out, "k", "")?;
+    let rows = t.pieces.first().map_or(0, |p| p.drought.len());
+    for k in 1..rows {
+        write!(out, "{k:>4}")?;
+        for p in &t.pieces {
+            write!(out, " {:>9.6}", p.drought.get(k).map_or(0.0, Ratio::to_f64))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "flood, exact: P(run >= l), runs of the piece dealt l times in a row"
+    )?;
+    header(out, "l", "       all")?;
+    for (l, all) in t.runs.iter().enumerate() {
+        write!(out, "{:>4}", l + 1)?;
+        for p in &t.pieces {
+            write!(out, " {:>9.6}", p.runs.get(l).map_or(0.0, Ratio::to_f64))?;
+        }
+        writeln!(out, " {:>9.6}", all.to_f64())?;
+    }
+    writeln!(
+        out,
+        "game, exact: P(the piece waits {} deals or more within the first {})",
+        t.game_drought, t.game_length
+    )?;
+    header(out, "", "")?;
+    write!(out, "{:>4}", "")?;
+    for p in &t.pieces {
+        write!(out, " {:>9.6}", p.game_drought.to_f64())?;
+    }
+    writeln!(out)
+}
+
+/// The exact drought curves, P(gap ≥ k) per piece, as an SVG chart (alea-plot).
+pub(super) fn drought_svg(t: &ExactTables) -> String {
+    let longest = t.pieces.iter().map(|p| p.drought.len()).max().unwrap_or(1);
+    alea_plot::Chart {
+        title: format!("drought: {}", t.label),
+        x_label: "k (deals without the piece)".into(),
+        y_label: "P(gap ≥ k)".into(),
+        kind: alea_plot::ChartKind::Lines,
+        categories: (0..longest).map(|k| k.to_string()).collect(),
+        series: t
+            .pieces
+            .iter()
+            .map(|p| alea_plot::Series {
+                name: p.piece.clone(),
+                values: (0..longest)
+                    .map(|k| p.drought.get(k).map_or(0.0, Ratio::to_f64))
+                    .collect(),
+            })
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// A probability in ten columns: six decimals, or four significant digits when tiny.
+fn small(x: f64) -> String {
+    if x != 0.0 && x < 1e-3 {
+        format!("{x:>10.3e}")
+    } else {
+        format!("{x:>10.6}")
+    }
+}
+
+/// `--gap-at-least K`: one line per piece, exact fractions or observed shares.
+pub(super) fn gap_at_least(
+    out: &mut dyn Write,
+    label: &str,
+    k: u64,
+    rows: &[(String, Prob)],
+    simulated: Option<(u64, u64)>,
+    json: bool,
+) -> io::Result<()> {
+    if json {
+        let items: Vec<String> = rows
+            .iter()
+            .map(|(n, p)| {
+                let v = match p {
+                    Prob::Exact(r) => format!("\"{}\"", r.to_plain_string()),
+                    Prob::Observed(x) => json_f64(*x),
+                };
+                format!("{}: {v}", json_str(n))
+            })
+            .collect();
+        let sim = simulated.map_or("null".into(), |(seed, n)| {
+            format!("{{\"seed\": \"{seed}\", \"deals\": {n}}}")
+        });
+        return writeln!(
+            out,
+            "{{\"spec\": {}, \"k\": {k}, \"exact\": {}, \"simulated\": {sim}, \"gap_at_least\": {{{}}}}}",
+            json_str(label),
+            simulated.is_none(),
+            items.join(", ")
+        );
+    }
+    writeln!(out, "spec: {label}")?;
+    match simulated {
+        None => writeln!(out, "P(gap >= {k}), exact")?,
+        Some((seed, n)) => writeln!(out, "P(gap >= {k}), simulated ({n} deals, seed {seed})")?,
+    }
+    for (n, p) in rows {
+        match p {
+            Prob::Exact(r) => {
+                let f = r.to_plain_string();
+                let f = if f.len() <= 40 {
+                    f
+                } else {
+                    "(--json for the fraction)".into()
+                };
+                writeln!(out, "{n:<8} {}  {f}", small(r.to_f64()))?
+            }
+            Prob::Observed(x) => writeln!(out, "{n:<8} {}", small(*x))?,
+        }
+    }
+    Ok(())
+}
+
+/// Prints `--tables`: the exact chain tables, then the counted ones.
+pub(super) fn print_tables(
+    out: &mut dyn Write,
+    label: &str,
+    seed: u64,
+    opts: &TableOptions,
+    exact: &Result<ExactTables, ExactError>,
+    t: &StreamTables,
+    json: bool,
+) -> io::Result<()> {
+    let hist = |h: &[(u64, u64)]| -> String {
+        let v: Vec<String> = h
+            .iter()
+            .map(|(l, c)| format!("{{\"length\":{l},\"count\":{c}}}"))
+            .collect();
+        format!("[{}]", v.join(","))
+    };
+    if json {
+        return writeln!(
+            out,
+            "{{\"spec\": {}, \"exact\": {}, \"seed\": \"{seed}\", \"deals\": {}, \"bagginess\": {}, \
+             \"window\": {}, \"game_drought\": {{\"games\": {}, \"length\": {}, \"drought\": {}, \
+             \"share\": {}}}, \"runs\": {}, \"set\": [{}], \"set_runs\": {}}}",
+            json_str(label),
+            exact_json(exact),
+            t.deals,
+            json_f64(t.bagginess),
+            t.window,
+            opts.games,
+            opts.game_length,
+            opts.drought,
+            json_f64(t.game_drought),
+            hist(&t.runs),
+            opts.set
+                .iter()
+                .map(|s| json_str(s))
+                .collect::<Vec<_>>()
+                .join(","),
+            hist(&t.set_runs)
+        );
+    }
+    writeln!(out, "spec: {label}")?;
+    exact_text(out, exact)?;
+    writeln!(out, "counted: {} deals (seed {seed})", t.deals)?;
+    writeln!(
+        out,
+        "bagginess: {:.6} of aligned windows of {} deals are permutations",
+        t.bagginess, t.window
+    )?;
+    writeln!(
+        out,
+        "games of {} deals in which some piece waits {} or more: {:.4} ({} games)",
+        opts.game_length, opts.drought, t.game_drought, opts.games
+    )?;
+    writeln!(
+        out,
+        "run length   same-piece runs   {} runs",
+        opts.set.join("/")
+    )?;
+    let longest = t
+        .runs
+        .last()
+        .map_or(0, |r| r.0)
+        .max(t.set_runs.last().map_or(0, |r| r.0));
+    let at = |h: &[(u64, u64)], l: u64| h.iter().find(|r| r.0 == l).map_or(0, |r| r.1);
+    for l in 1..=longest.min(20) {
+        writeln!(
+            out,
+            "{l:>10}   {:>15}   {:>8}",
+            at(&t.runs, l),
+            at(&t.set_runs, l)
+        )?;
+    }
+    Ok(())
+}
