@@ -294,65 +294,76 @@ fn hostile() -> Vec<(String, &'static str, String)> {
     let parens = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
     let lists = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let holdem = format!("##f$a##\n{}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
-    vec![
+    // Eight at once (one per worker) of the largest distribution the calc limit allows: the
+    // memory of the server is eight times one computation's.
+    let widest = (0..8).map(|i| {
         (
-            "200 KB sum on dice/check".into(),
-            "/api/dice/check",
-            json!({"program": sum}).to_string(),
-        ),
-        (
-            "200 KB nesting on dice/check".into(),
-            "/api/dice/check",
-            json!({"program": parens}).to_string(),
-        ),
-        (
-            "200 KB nesting on dice/calc".into(),
+            format!("widest distribution on dice/calc #{i}"),
             "/api/dice/calc",
-            json!({"programs": [parens]}).to_string(),
-        ),
-        (
-            "200 KB sum on dice/roll".into(),
-            "/api/dice/roll",
-            json!({"program": sum, "times": 100}).to_string(),
-        ),
-        (
-            "huge repeat count on dice/roll".into(),
-            "/api/dice/roll",
-            json!({"program": "sum 999999999999#d6\n999999999#999999999#d6", "times": 100})
-                .to_string(),
-        ),
-        (
-            "huge repeat count on dice/calc".into(),
-            "/api/dice/calc",
-            json!({"programs": ["sum 99999999#d1000000", "count >3 (99999999#(999#d6))"]})
-                .to_string(),
-        ),
-        (
-            "huge repeat count on dice/eval".into(),
-            "/api/dice/eval",
-            json!({"program": "sum 9999999#d6", "rolls": 200000}).to_string(),
-        ),
-        (
-            "200 KB nesting on ezscript/run".into(),
-            "/api/ezscript/run",
-            json!({"source": lists}).to_string(),
-        ),
-        (
-            "huge repeat on ezscript/run".into(),
-            "/api/ezscript/run",
-            json!({"source": "s = \"xxxxxxxxxx\"; while (true) { s = s + s }"}).to_string(),
-        ),
-        (
-            "200 KB nesting on holdem/run".into(),
-            "/api/holdem/run",
-            json!({"formulas": holdem, "state": STATE}).to_string(),
-        ),
-        (
-            "huge count on blackjack/deal".into(),
-            "/api/blackjack/deal",
-            json!({"spec": "tgm3", "count": 10000, "seed": 1}).to_string(),
-        ),
-    ]
+            json!({"programs": ["sum 99999999#d200000"]}).to_string(),
+        )
+    });
+    widest
+        .chain([
+            (
+                "200 KB sum on dice/check".into(),
+                "/api/dice/check",
+                json!({"program": sum}).to_string(),
+            ),
+            (
+                "200 KB nesting on dice/check".into(),
+                "/api/dice/check",
+                json!({"program": parens}).to_string(),
+            ),
+            (
+                "200 KB nesting on dice/calc".into(),
+                "/api/dice/calc",
+                json!({"programs": [parens]}).to_string(),
+            ),
+            (
+                "200 KB sum on dice/roll".into(),
+                "/api/dice/roll",
+                json!({"program": sum, "times": 100}).to_string(),
+            ),
+            (
+                "huge repeat count on dice/roll".into(),
+                "/api/dice/roll",
+                json!({"program": "sum 999999999999#d6\n999999999#999999999#d6", "times": 100})
+                    .to_string(),
+            ),
+            (
+                "huge repeat count on dice/calc".into(),
+                "/api/dice/calc",
+                json!({"programs": ["sum 99999999#d1000000", "count >3 (99999999#(999#d6))"]})
+                    .to_string(),
+            ),
+            (
+                "huge repeat count on dice/eval".into(),
+                "/api/dice/eval",
+                json!({"program": "sum 9999999#d6", "rolls": 200000}).to_string(),
+            ),
+            (
+                "200 KB nesting on ezscript/run".into(),
+                "/api/ezscript/run",
+                json!({"source": lists}).to_string(),
+            ),
+            (
+                "huge repeat on ezscript/run".into(),
+                "/api/ezscript/run",
+                json!({"source": "s = \"xxxxxxxxxx\"; while (true) { s = s + s }"}).to_string(),
+            ),
+            (
+                "200 KB nesting on holdem/run".into(),
+                "/api/holdem/run",
+                json!({"formulas": holdem, "state": STATE}).to_string(),
+            ),
+            (
+                "huge count on blackjack/deal".into(),
+                "/api/blackjack/deal",
+                json!({"spec": "tgm3", "count": 10000, "seed": 1}).to_string(),
+            ),
+        ])
+        .collect()
 }
 
 fn phase_hostile(addr: SocketAddr, pid: u32, report: &mut Report) {

@@ -16,8 +16,11 @@ pub type Handler = fn(&Value) -> Value;
 pub mod budget {
     /// dicelab `calc`: elementary steps (the CLI allows 2·10⁹).
     pub const DICE_CALC_STEPS: u64 = 50_000_000;
-    /// dicelab `calc`: outcomes of any intermediate distribution (the CLI allows 10⁷).
-    pub const DICE_CALC_OUTCOMES: usize = 1_000_000;
+    /// dicelab `calc`: outcomes of any intermediate distribution (the CLI allows 10⁷). At 10⁶
+    /// one `sum 99999999#d1000000` held about 130 MB until it failed, and eight of them at
+    /// once (one per worker) took the server to 1 GB (found by `examples/serve_load.rs`'s
+    /// probes); at 2·10⁵ eight at once peak at 180 MB, and the page lists 2,000 outcomes anyway.
+    pub const DICE_CALC_OUTCOMES: usize = 200_000;
     /// dicelab: programs compared in one `calc` request.
     pub const DICE_PROGRAMS: usize = 8;
     /// dicelab: rolls in one `roll` request.
