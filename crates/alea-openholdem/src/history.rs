@@ -325,6 +325,36 @@ impl TableState {
             out.push((action_cell.to_string(), action));
             out.push((raises_cell.to_string(), faced));
         }
+        // This round's running counters (reset at each new round, stored after each of the
+        // hero's actions): the raises, calls and checks by opponents before the hero's last
+        // action, from which the library goes on counting those since (`Raises` is
+        // `MemRaises + RaisesSinceLastPlay`). None before the hero has acted.
+        let cur = usize::from(self.betround);
+        let round = self.round(cur);
+        let last = round.iter().rposition(|a| {
+            a.chair == hero && !matches!(a.kind, ActionKind::SmallBlind | ActionKind::BigBlind)
+        });
+        let (mut raised, mut called, mut checked) = (0.0, 0.0, 0.0);
+        if let Some(l) = last {
+            let all = raises(round);
+            let opening_bet = cur > 1 && all.first().is_some_and(|(i, c)| *i < l && *c != hero);
+            raised = (all.iter().filter(|(i, c)| *i < l && *c != hero).count()
+                - usize::from(opening_bet)) as f64;
+            called = callers(round)
+                .iter()
+                .filter(|(i, c)| *i < l && *c != hero)
+                .count() as f64;
+            // No checks preflop (OpenPPL's Checks).
+            if cur > 1 {
+                checked = round[..l]
+                    .iter()
+                    .filter(|a| a.chair != hero && a.kind == ActionKind::Check)
+                    .count() as f64;
+            }
+        }
+        out.push(("memraises".to_string(), raised));
+        out.push(("memcalls".to_string(), called));
+        out.push(("memchecks".to_string(), checked));
         out
     }
 

@@ -263,7 +263,26 @@ me_re_MemRaisesBeforeFlop
 me_re_MemRaisesOnFlop
 ##BotsLastTurnAction##
 me_re_MemBotsLastTurnAction
+##RaisesStored##
+me_re_MemRaises
+##CallsStored##
+me_re_MemCalls
+##ChecksStored##
+me_re_MemChecks
 ";
+
+/// Preflop, the hero (chair 2) to act a third time: it raised to 3, chair 3 re-raised to 9,
+/// chair 4 called, 5, 0 and 1 folded, the hero raised to 27, chair 3 raised to 81.
+const THREE_BETS: &str = r#"{"nchairs": 6, "userchair": 2, "dealerchair": 5, "sblind": 0.5,
+ "bblind": 1, "hero": ["Ah", "Kh"],
+ "players": [{"chair": 0, "balance": 99.5, "playing": false}, {"chair": 1, "balance": 99, "playing": false},
+   {"chair": 2, "balance": 73, "bet": 27}, {"chair": 3, "balance": 19, "bet": 81},
+   {"chair": 4, "balance": 91, "bet": 9}, {"chair": 5, "balance": 100, "playing": false}],
+ "history": [[{"chair": 0, "action": "sb", "to": 0.5}, {"chair": 1, "action": "bb", "to": 1},
+   {"chair": 2, "action": "raise", "to": 3}, {"chair": 3, "action": "raise", "to": 9},
+   {"chair": 4, "action": "call"}, {"chair": 5, "action": "fold"}, {"chair": 0, "action": "fold"},
+   {"chair": 1, "action": "fold"}, {"chair": 2, "action": "raise", "to": 27},
+   {"chair": 3, "action": "raise", "to": 81}]]}"#;
 
 #[test]
 fn the_openppl_librarys_memory_of_earlier_rounds_comes_from_the_history() {
@@ -276,6 +295,9 @@ fn the_openppl_librarys_memory_of_earlier_rounds_comes_from_the_history() {
         "BotsLastFlopAction",
         "NumberOfRaisesOnFlop",
         "BotsLastTurnAction",
+        "RaisesStored",
+        "CallsStored",
+        "ChecksStored",
     ];
     let run = |state: &str| -> Vec<f64> {
         let request = Request {
@@ -292,7 +314,11 @@ fn the_openppl_librarys_memory_of_earlier_rounds_comes_from_the_history() {
     // an opponent (chair 5 to 9; the hero's own raise to 3 does not count). On the flop the
     // library stored the hero's check, before any raise; the turn's cell keeps the hand-reset
     // value None.
-    assert_eq!(run(HAND), [k("Call"), 1.0, k("Check"), 0.0, k("None")]);
+    // The flop's running counters: the hero checked first, before anyone acted: 0, 0, 0.
+    assert_eq!(
+        run(HAND),
+        [k("Call"), 1.0, k("Check"), 0.0, k("None"), 0.0, 0.0, 0.0]
+    );
     // The same hand on the turn, after a flop of: hero checks, 4 bets 10, 5 raises to 30, the
     // hero calls, 4 calls. The hero faced one raise there (the opening bet is not a raise).
     let turn = HAND
@@ -309,7 +335,18 @@ fn the_openppl_librarys_memory_of_earlier_rounds_comes_from_the_history() {
             r#"{"chair": 5, "action": "raise", "to": 30}, {"chair": 2, "action": "call"},
                {"chair": 4, "action": "call"}], []]"#,
         );
-    assert_eq!(run(&turn), [k("Call"), 1.0, k("Call"), 1.0, k("None")]);
+    // The turn has no action yet: its counters are the new round's 0.
+    assert_eq!(
+        run(&turn),
+        [k("Call"), 1.0, k("Call"), 1.0, k("None"), 0.0, 0.0, 0.0]
+    );
+    // THREE_BETS: before the hero's last action (the raise to 27) it had faced chair 3's raise
+    // to 9 and chair 4's call: MemRaises 1, MemCalls 1 (no checks preflop). The library then
+    // counts Raises = 1 + chair 3's raise since = 2, as at the table. The hero's last preflop
+    // action so far was a raise.
+    let r = run(THREE_BETS);
+    assert_eq!((r[0], r[1]), (k("Raise"), 1.0));
+    assert_eq!(&r[5..], [1.0, 1.0, 0.0]);
     // The state's own memory wins over the history's.
     let given = turn.replace(
         r#""pots": [118.5]"#,
