@@ -43,6 +43,15 @@ pub const BUILTIN_PRESETS: [&str; 7] = [
 
 /// Built-in presets whose game's own RNG is documented well enough to reproduce bit for bit
 /// (`Randomizer::preset_arcade`, `--rng arcade`).
+///
+/// Why not TGM1/TGM2/TGM3 (issue 17 part 3, decided after reading the community sources):
+/// tetris.wiki's "TGM randomizer" page (every revision, including the TGM3 35-piece-pool
+/// section) specifies the history, the tries and the starting history but draws with "random
+/// element of set {I, J, L, O, S, T, Z}": it documents no generator, no seed, no bit
+/// extraction and no reference sequence, and neither do Laroche's "A History of Tetris
+/// Randomizers" nor colour_thief's "Randomizer Theory" thread. A bit-exact mode written from
+/// guesses (e.g. a C-library LCG) could not be checked against a published sequence, so it
+/// would not be faithful; these presets keep the game's rule under the ideal RNG.
 pub const ARCADE_PRESETS: [&str; 1] = ["nes-real"];
 
 /// Every preset name, spec presets first.
