@@ -17,6 +17,9 @@ use crate::trace::{self, RawEvent, TraceLine};
 use alea_core::{Diagnostic, Rng, Span};
 use std::sync::Arc;
 
+// The full catalogue's and ICM's values (the machine's side of crate::catalog_eval, crate::icm).
+mod catalog;
+
 /// Options of a run that do not come from the formula file.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RunOptions {
@@ -928,55 +931,8 @@ impl<'p> Machine<'p> {
         let hole = [hero.first().copied(), hero.get(1).copied()];
         match sym {
             Symbol::PrWin | Symbol::PrTie | Symbol::PrLos => {
-                let report = match self.prwin {
-                    Some((e, r)) if e == self.epoch => r,
-                    _ => {
-                        let iterations = match self.options.iterations {
-                            Some(i) => i as f64,
-                            None if iters.is_nan() => 10_000.0,
-                            None => iters.trunc(),
-                        };
-                        if iterations <= 0.0 {
-                            let msg = format!(
-                                "prwin with {iterations} iterations: prwin, prtie and prlos are 0"
-                            );
-                            if self.options.strict {
-                                return Err(self.located(pc, Diagnostic::error(msg)));
-                            }
-                            let w = self.located(pc, Diagnostic::warning(msg));
-                            self.warnings.push(*w);
-                        }
-                        let cap = self
-                            .options
-                            .max_iterations
-                            .map_or(alea_cards::MAX_ITERATIONS, |m| {
-                                m.min(alea_cards::MAX_ITERATIONS)
-                            }) as f64;
-                        if iterations > cap {
-                            let msg =
-                                format!("prwin with {iterations} iterations: capped at {cap}");
-                            if self.options.strict {
-                                return Err(self.located(pc, Diagnostic::error(msg)));
-                            }
-                            let w = self.located(pc, Diagnostic::warning(msg));
-                            self.warnings.push(*w);
-                        }
-                        let iterations = iterations.clamp(0.0, cap) as u64;
-                        let equity = match (hole, iterations) {
-                            ([Some(a), Some(b)], 1..) => {
-                                eval.equity([a, b], board, n, iterations, &mut self.rng_prwin)
-                            }
-                            _ => cards::Equity::default(),
-                        };
-                        let r = PrwinReport {
-                            opponents: n,
-                            iterations,
-                            equity,
-                        };
-                        self.prwin = Some((self.epoch, r));
-                        r
-                    }
-                };
+                let board = board.to_vec();
+                let report = self.prwin_report_of_run(pc, n, iters, hole, &board)?;
                 Ok(match sym {
                     Symbol::PrWin => report.equity.win,
                     Symbol::PrTie => report.equity.tie,
@@ -1010,52 +966,6 @@ impl<'p> Machine<'p> {
                     Symbol::PrWinNow | Symbol::PrLosNow => cards::now_value(sym, &facts, n),
                     _ => cards::pv_value(sym, &facts, have_hero),
                 })
-            }
-        }
-    }
-}
-
-impl Machine<'_> {
-    /// An ICM symbol: the state's value if it gives one, else computed from the stacks and the
-    /// payouts (`prizes`: the `f$icm_prizeN` values, NaN where the profile has none).
-    fn compute_icm(&mut self, name: &str, pc: u32, prizes: &[f64]) -> Result<f64, Fail> {
-        let Some(provider) = &self.provider else {
-            let d = Diagnostic::error(format!(
-                "symbol '{name}' needs a table state (--state FILE.json)"
-            ));
-            return Err(self.located(pc, d));
-        };
-        if let Some(v) = provider.given(name) {
-            return Ok(v);
-        }
-        match provider.icm_value(name, prizes) {
-            Ok(v) => Ok(v),
-            Err(msg) => {
-                if self.options.strict {
-                    return Err(self.located(pc, Diagnostic::error(msg)));
-                }
-                let w = self.located(pc, Diagnostic::warning(msg));
-                self.warnings.push(*w);
-                Ok(0.0)
-            }
-        }
-    }
-
-    /// A name of the full catalogue ([`crate::catalog`]) the state did not give.
-    fn compute_catalog(&mut self, sym: Symbol, name: &str, pc: u32) -> Result<f64, Fail> {
-        let Some(provider) = &self.provider else {
-            return Ok(0.0);
-        };
-        let eval = self.evaluator.clone();
-        match crate::catalog_eval::catalog_symbol(provider.as_ref(), eval.as_ref(), sym, name) {
-            Ok(v) => Ok(v),
-            Err((default, msg)) => {
-                if self.options.strict {
-                    return Err(self.located(pc, Diagnostic::error(msg)));
-                }
-                let w = self.located(pc, Diagnostic::warning(msg));
-                self.warnings.push(*w);
-                Ok(default)
             }
         }
     }
