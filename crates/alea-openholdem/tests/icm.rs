@@ -181,3 +181,30 @@ fn payouts_are_checked() {
     assert!(bad("[1, 0, 0, 0, 0, 0, 0, 0, 0, 0]").contains("at most 9"));
     assert_eq!(bad("0.5"), "payouts: expected an array, found a number");
 }
+
+#[test]
+fn heads_up_the_dealer_is_the_small_blind() {
+    // GetChairFromDealPos: with two players seated SB is the dealer (the hero here, 10 in and
+    // 40 behind) and BB the other chair (20 in, 30 behind). Pot 30; payouts 70/30 %.
+    let hu = r#"{"nchairs": 2, "userchair": 0, "dealerchair": 0, "sblind": 10, "bblind": 20,
+      "payouts": [0.7, 0.3],
+      "players": [{"chair": 0, "balance": 40, "bet": 10}, {"chair": 1, "balance": 30, "bet": 20}]}"#;
+    let cases = [
+        // The hero's own position.
+        ("icm_alliwinSB", -1.0),
+        // BB calls with its 30 (50 in all, not more than the hero's 50) and loses: the hero
+        // has all 100 chips: first prize.
+        ("icm_alliwinBB", 0.7),
+        // BB wins: the hero loses its 40 behind and busts: the prize behind the one opponent.
+        ("icm_alliloseBB", 0.3),
+        // Split: 40 + 15 = 55 and 30 + 15 = 45 → 0.7 · 0.55 + 0.3 · 0.45.
+        ("icm_allitieBB", 0.7 * 0.55 + 0.3 * 0.45),
+        // The dealer is the hero.
+        ("icm_allitieD", -1.0),
+    ];
+    for (name, want) in cases {
+        let (got, w) = run(None, hu, name);
+        close(name, got, want);
+        assert!(w.is_empty(), "{name}: {w:?}");
+    }
+}
