@@ -1,7 +1,8 @@
-//! "Most matches" (`let x = POOL in high 1 (foreach y in A..B do sum (==y x))`, or `count`) is
-//! computed outcome by outcome over the pool (calc/matches.rs). The general path, which
-//! evaluates the body once per multiset of `x`, is the oracle: writing the range's lower end as
-//! `(A+0)` keeps the program's meaning but not the recognised shape.
+//! "Most matches" (`let x = POOL in high 1 (foreach y in A..B do sum (==y x))`, or `count`)
+//! and its family are computed from the counts per face of the pool (calc/faces.rs). The
+//! general path, which evaluates the body once per multiset of `x`, is the oracle: writing
+//! `==y (x,())` for `==y x` keeps the program's meaning but reads `x` as a list, which the
+//! counts per face do not cover.
 
 use alea_core::SourceFile;
 use alea_dicelab::calc::{self, CalcOptions};
@@ -18,10 +19,14 @@ fn run(program: &str) -> Result<String, String> {
 /// The fast program and its general-path twin give the same exact distribution.
 fn same(pool: &str, agg: &str, lo: i32, hi: i32) {
     let fast = format!("let x = {pool} in high 1 (foreach y in {lo}..{hi} do {agg} (==y x))");
-    let slow = format!("let x = {pool} in high 1 (foreach y in ({lo}+0)..{hi} do {agg} (==y x))");
+    let slow = format!("let x = {pool} in high 1 (foreach y in {lo}..{hi} do {agg} (==y (x,())))");
     let a = run(&fast).unwrap_or_else(|e| panic!("{fast}: {e}"));
     let b = run(&slow).unwrap_or_else(|e| panic!("{slow}: {e}"));
     assert_eq!(a, b, "{fast}");
+    // Computed ranges are the same program.
+    let computed =
+        format!("let x = {pool} in high 1 (foreach y in ({lo}+0)..({hi}*1) do {agg} (==y x))");
+    assert_eq!(run(&computed), Ok(a), "{computed}");
 }
 
 #[test]
@@ -72,15 +77,45 @@ fn shadowing_and_other_shapes_still_agree() {
     let pairs = [
         (
             "let x = 3#d6 in high 1 (foreach x in 1..6 do sum (==x x))",
-            "let x = 3#d6 in high 1 (foreach x in (1+0)..6 do sum (==x x))",
+            "let x = 3#d6 in high 1 (foreach x in 1..6 do sum (==x (x,())))",
         ),
         (
             "let x = 4#d6 in high 1 (foreach y in 1..6 do sum (>=y x))",
-            "let x = 4#d6 in high 1 (foreach y in (1+0)..6 do sum (>=y x))",
+            "let x = 4#d6 in high 1 (foreach y in 1..6 do sum (>=y (x,())))",
         ),
+        // The family: other spellings, kept subsets, G depending on y, D with repeats and
+        // outer variables, the foreach under `sort`, `if` and a comparison filter.
         (
             "let x = 4#d6 in low 1 (foreach y in 1..6 do count (==y x))",
-            "let x = 4#d6 in low 1 (foreach y in (1+0)..6 do count (==y x))",
+            "let x = 4#d6 in low 1 (foreach y in 1..6 do count (==y (x,())))",
+        ),
+        (
+            "let x = 5#d6 in sum (high 2 (foreach y in 1..6 do count (==y x)))",
+            "let x = 5#d6 in sum (high 2 (foreach y in 1..6 do count (==y (x,()))))",
+        ),
+        (
+            "let x = 5#d6 in sum (drop low 2 (foreach y in 1..6 do count (==y x)))",
+            "let x = 5#d6 in sum (drop low 2 (foreach y in 1..6 do count (==y (x,()))))",
+        ),
+        (
+            "let x = 4#d4 in high 1 (foreach y in 0..6 do y*10 + count (==y x))",
+            "let x = 4#d4 in high 1 (foreach y in 0..6 do y*10 + count (==y (x,())))",
+        ),
+        (
+            "let x = 4#d6 in count >1 (foreach y in (1,1,2,6,9) do (count (==y x), y))",
+            "let x = 4#d6 in count >1 (foreach y in (1,1,2,6,9) do (count (==y (x,())), y))",
+        ),
+        (
+            "let n = 5 in let x = 4#d6 in high 1 sort (foreach y in 1..n do sum (==y x))",
+            "let n = 5 in let x = 4#d6 in high 1 sort (foreach y in 1..n do sum (==y (x,())))",
+        ),
+        (
+            "let x = 3#d6 in if (foreach y in 1..3 do >1 count (==y x)) then 1 else 2",
+            "let x = 3#d6 in if (foreach y in 1..3 do >1 count (==y (x,()))) then 1 else 2",
+        ),
+        (
+            "let x = (2#d4, d6) in high 1 (foreach y in 1..6 do count (==y x))",
+            "let x = (2#d4, d6) in high 1 (foreach y in 1..6 do count (==y (x,())))",
         ),
     ];
     for (a, b) in pairs {
@@ -90,11 +125,17 @@ fn shadowing_and_other_shapes_still_agree() {
 
 #[test]
 fn pools_too_big_to_enumerate_are_computed() {
-    // 40#d6 has more multisets than the general path may enumerate; the per-outcome
-    // evaluation does not need them.
-    let slow = run("let x = 40#d6 in high 1 (foreach y in (1+0)..6 do count (==y x))");
+    // 40#d6 has more multisets than the general path may enumerate; the counts per face do
+    // not need them, in any spelling.
+    let slow = run("let x = 40#d6 in high 1 (foreach y in 1..6 do count (==y (x,())))");
     assert!(slow.is_err());
     let fast = run("let x = 40#d6 in high 1 (foreach y in 1..6 do count (==y x))").unwrap();
+    let computed = run("let x = 40#d6 in high 1 (foreach y in 1..(2*3) do count (==y x))");
+    assert_eq!(computed.as_ref(), Ok(&fast));
+    let low = run("let x = 20#d10 in low 1 (foreach y in (0+1)..10 do count (==y x))").unwrap();
+    assert!(low.starts_with("  0	"), "{low}");
+    let two = run("let x = 20#d10 in sum(high 2 (foreach y in 1..10 do sum (==y x)))");
+    assert!(two.is_ok(), "{two:?}");
     // The most common face shows at least ⌈40/6⌉ = 7 times, and all 40 with p = 6/6^40.
     assert!(fast.starts_with("  7\t"), "{fast}");
     assert!(

@@ -6,8 +6,8 @@
 //! unordered mark (see `marks.rs`) lists are kept sorted, which turns sequences into multisets,
 //! and `n#die` stays a lazy pool evaluated outcome by outcome.
 
+use super::faces;
 use super::marks::{BindingOrder, node_key};
-use super::matches;
 use super::ops;
 use super::pool::{Keep, LazyPool};
 use crate::ast::{self, Expr, ExprKind, Selector};
@@ -56,6 +56,8 @@ pub(crate) struct Calc {
     pub env: Vec<Val>,
     /// Nodes without randomness (see `concrete.rs`).
     pub deterministic: std::collections::HashSet<usize>,
+    /// Distributions computed elsewhere for these nodes (by node key), see `faces.rs`.
+    pub overrides: HashMap<usize, Dist<Val>>,
 }
 
 pub(crate) type R<T> = Result<T, Box<Diagnostic>>;
@@ -127,6 +129,9 @@ impl Calc {
     pub(crate) fn eval(&mut self, e: &Expr, ordered: bool) -> R<Repr> {
         use ExprKind::*;
         let name = construct_name(e);
+        if let Some(d) = self.overrides.get(&node_key(e)) {
+            return Ok(Repr::Dist(d.clone()));
+        }
         if self.deterministic.contains(&node_key(e)) {
             let mut cut = false;
             let items = sorted(self.concrete(e, &mut cut)?, ordered);
@@ -321,15 +326,14 @@ impl Calc {
                     .get(&node_key(e))
                     .copied()
                     .unwrap_or(true);
-                let v = match matches::recognise(body, var.slot) {
-                    Some(m) if !value_ordered => match self.eval(value, false)? {
-                        // "Most matches" over a plain pool: outcome by outcome, no multisets.
-                        Repr::Pool(p) if p.is_plain() => {
-                            let d = m
-                                .evaluate(&p, &mut self.budget)
-                                .map_err(limit(e.span, name))?;
-                            return Ok(Repr::Dist(d.map(|v| Val::single(*v))));
-                        }
+                let faces = faces::recognise(body, var.slot, ordered, &self.deterministic);
+                let v = match faces {
+                    Some(f) if !value_ordered => match self.eval(value, false)? {
+                        // x seen only through `==y x` in one foreach: counts per face.
+                        Repr::Pool(p) if p.is_plain() => match f.evaluate(self, &p)? {
+                            Some(d) => return self.with_override(&f, d, body, ordered),
+                            None => self.materialize(&p, value)?,
+                        },
                         Repr::Pool(p) => self.materialize(&p, value)?,
                         Repr::Dist(d) => d,
                     },
@@ -378,6 +382,33 @@ impl Calc {
             .check_size(size(&d), "distribution")
             .map_err(limit(e.span, name))?;
         Ok(Repr::Dist(d))
+    }
+
+    /// Evaluates a `let` body whose node `f.target` has the distribution `d` (`faces.rs`): the
+    /// nodes above it are evaluated as distributions, and `x` (read nowhere else) is bound to
+    /// a placeholder so the slots of inner bindings stay in place.
+    fn with_override(
+        &mut self,
+        f: &faces::FaceCounts<'_>,
+        d: Dist<Val>,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Repr> {
+        let key = node_key(f.target);
+        let hidden: Vec<usize> = f
+            .path
+            .iter()
+            .map(|e| node_key(e))
+            .chain(std::iter::once(key))
+            .filter(|k| self.deterministic.remove(k))
+            .collect();
+        self.overrides.insert(key, d);
+        self.env.push(Val::list(vec![]));
+        let r = self.eval(body, ordered);
+        self.env.pop();
+        self.overrides.remove(&key);
+        self.deterministic.extend(hidden);
+        r
     }
 
     fn repeat(

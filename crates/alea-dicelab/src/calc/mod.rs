@@ -30,8 +30,8 @@
 
 mod concrete;
 mod eval;
+mod faces;
 mod marks;
-mod matches;
 mod ops;
 mod pool;
 mod while_loop;
@@ -217,6 +217,7 @@ pub fn calculate_expr(
         budget: Budget::new(options.max_steps, options.max_outcomes),
         binding_order: marks::binding_order(expr),
         deterministic: concrete::deterministic_nodes(expr),
+        overrides: std::collections::HashMap::new(),
         threshold: options.threshold,
         env: Vec::new(),
     };
