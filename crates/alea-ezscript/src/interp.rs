@@ -10,6 +10,7 @@ use alea_core::Span;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 mod call;
 mod stmt;
@@ -25,7 +26,7 @@ pub enum Closure {
     /// A function written in EZScript, with its captured variables.
     User {
         /// Its code.
-        proto: Rc<Proto>,
+        proto: Arc<Proto>,
         /// Where `proto` is in its program's list of functions.
         index: u32,
         /// Its captured variables (shared with the scopes that define them).
@@ -122,8 +123,11 @@ enum Slot {
 }
 
 pub struct Interp<'a> {
-    pub protos: &'a [Rc<Proto>],
-    pub script_names: &'a [Rc<str>],
+    pub protos: &'a [Arc<Proto>],
+    pub script_names: &'a [Name],
+    /// The program's text constants, and their values made in this run.
+    texts: &'a [Name],
+    text_values: Vec<Option<Value>>,
     stack: Vec<Slot>,
     base: usize,
     closure: Option<Rc<Closure>>,
@@ -140,8 +144,9 @@ pub struct Interp<'a> {
 
 impl<'a> Interp<'a> {
     pub fn new(
-        protos: &'a [Rc<Proto>],
-        script_names: &'a [Rc<str>],
+        protos: &'a [Arc<Proto>],
+        script_names: &'a [Name],
+        texts: &'a [Name],
         host: &'a dyn Host,
         formatter: &'a dyn Formatter,
         fuel: u64,
@@ -152,6 +157,8 @@ impl<'a> Interp<'a> {
         Interp {
             protos,
             script_names,
+            texts,
+            text_values: Vec::new(),
             stack,
             base: 0,
             closure: None,
@@ -195,17 +202,17 @@ impl<'a> Interp<'a> {
         fail("Script ran out of steps", span)
     }
 
-    fn slot_name(&self, slot: u32) -> Rc<str> {
+    fn slot_name(&self, slot: u32) -> Name {
         match self.closure.as_deref() {
             Some(Closure::User { proto, .. }) => proto.slot_names[slot as usize].clone(),
             _ => self.script_names[slot as usize].clone(),
         }
     }
 
-    fn upval_name(&self, i: u32) -> Rc<str> {
+    fn upval_name(&self, i: u32) -> Name {
         match self.closure.as_deref() {
             Some(Closure::User { proto, .. }) => proto.capture_names[i as usize].clone(),
-            _ => Rc::from("?"),
+            _ => Arc::from("?"),
         }
     }
 
@@ -296,7 +303,7 @@ impl<'a> Interp<'a> {
         }))
     }
 
-    fn check_local_allowed(&self, name: impl Fn() -> Rc<str>, span: Span) -> R<()> {
+    fn check_local_allowed(&self, name: impl Fn() -> Name, span: Span) -> R<()> {
         if let Some(was) = self.forbid_locals {
             return fail(
                 format!(
@@ -372,7 +379,12 @@ impl<'a> Interp<'a> {
         self.burn(node.cost as u64, node.span)?;
         let span = node.span;
         match &node.kind {
-            NodeKind::Const(v) => Ok(v.clone()),
+            NodeKind::Const(c) => Ok(match *c {
+                Const::Number(x) => Value::Number(x),
+                Const::Bool(b) => Value::Bool(b),
+                Const::Nothing => Value::Nothing,
+                Const::Text(i) => self.text_constant(i),
+            }),
             NodeKind::Local(slot) => {
                 // The common case inline: a plain slot outside `was()`.
                 if self.forbid_locals.is_none()
@@ -423,6 +435,17 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The value of text constant `i`, made on its first use in this run.
+    fn text_constant(&mut self, i: u32) -> Value {
+        let i = i as usize;
+        if self.text_values.len() <= i {
+            self.text_values.resize(self.texts.len().max(i + 1), None);
+        }
+        self.text_values[i]
+            .get_or_insert_with(|| Value::text(&self.texts[i]))
+            .clone()
+    }
+
     /// The node kinds that loops and calls rarely run, kept out of [`Interp::eval`] so its hot
     /// path stays small. The node's step is already paid.
     #[inline(never)]
@@ -462,7 +485,7 @@ impl<'a> Interp<'a> {
                 let mut map = Map::with_capacity(entries.len());
                 for (k, v) in entries {
                     let v = self.eval(v)?;
-                    map.insert(k.clone(), v);
+                    map.insert(Rc::from(&**k), v);
                 }
                 self.check_object(map.len(), span)?;
                 self.alloc_items(2 * map.len(), span)?;

@@ -5,11 +5,13 @@
 //! table [`cost`]: the evaluator has one arm per node kind and never looks at the shape of a
 //! node's children.
 
-use crate::Value;
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Builtin;
 use alea_core::Span;
-use std::rc::Rc;
+use std::sync::Arc;
+
+/// A name in compiled code: shared between threads (compiled programs are `Send + Sync`).
+pub type Name = Arc<str>;
 
 /// The one table of step costs (spec §11). Fused and folded nodes pay the sum of the costs
 /// of the nodes they stand for; the evaluator takes [`Node::cost`] and the loops' `pass_cost`,
@@ -90,15 +92,15 @@ impl Was {
 #[derive(Debug)]
 #[repr(u8)]
 pub enum NodeKind {
-    Const(Value),
+    Const(Const),
     /// A slot of the current frame (plain or boxed).
     Local(u32),
     /// A captured variable of the current closure.
     Upval(u32),
     /// A name that is no local: built-ins, then the host.
-    Global(Rc<str>),
+    Global(Name),
     List(Vec<Node>),
-    Object(Vec<(Rc<str>, Node)>),
+    Object(Vec<(Name, Node)>),
     Unary(UnOp, Box<Node>),
     Binary(BinOp, Box<Node>, Box<Node>),
     /// `local op number`, fused (counts as the three nodes it replaces).
@@ -109,8 +111,8 @@ pub enum NodeKind {
     Block(Block),
     /// Creates a closure of `protos[i]`.
     Func(u32),
-    Member(Box<Node>, Rc<str>),
-    Method(Box<Node>, Rc<str>, Vec<Node>),
+    Member(Box<Node>, Name),
+    Method(Box<Node>, Name, Vec<Node>),
     Index(Box<Node>, Box<Node>),
     Call(Box<Node>, Vec<Node>),
     /// A call whose callee is a captured variable (a named function calling itself or a
@@ -139,6 +141,18 @@ pub enum Cond {
     Value(Node),
 }
 
+/// A constant of the source, in a form that can be shared between threads (a [`Value`] holds
+/// `Rc`s).
+#[derive(Debug, Clone, Copy)]
+pub enum Const {
+    Nothing,
+    Bool(bool),
+    Number(f64),
+    /// The program's text constant of that index: made into a value once per run, on first
+    /// use, then shared (so `s += "ab"` does not allocate the constant each time).
+    Text(u32),
+}
+
 /// Where an assignment's root variable lives.
 #[derive(Debug, Clone)]
 pub enum Var {
@@ -151,8 +165,8 @@ pub enum Var {
 
 #[derive(Debug)]
 pub enum PathIr {
-    /// A `.name` step, as the text value it indexes with.
-    Key(Value, Span),
+    /// A `.name` step, the text it indexes with.
+    Key(Name, Span),
     Index(Node),
 }
 
@@ -169,7 +183,7 @@ pub enum StmtKind {
     Expr(Node),
     Assign {
         var: Var,
-        name: Rc<str>,
+        name: Name,
         name_span: Span,
         path: Vec<PathIr>,
         op: Option<BinOp>,
@@ -253,14 +267,14 @@ pub enum Capture {
 /// A function's code.
 #[derive(Debug)]
 pub struct Proto {
-    pub name: Option<Rc<str>>,
+    pub name: Option<Name>,
     pub params: Vec<Decl>,
     /// Some parameter is captured by a closure (boxed on entry); most functions have none.
     pub boxes_params: bool,
     pub slots: u32,
-    pub slot_names: Vec<Rc<str>>,
+    pub slot_names: Vec<Name>,
     pub captures: Vec<Capture>,
-    pub capture_names: Vec<Rc<str>>,
+    pub capture_names: Vec<Name>,
     pub body: Block,
     pub span: Span,
 }

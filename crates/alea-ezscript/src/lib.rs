@@ -65,8 +65,8 @@ pub use value::{Map, Value, format_number, number_to_json};
 pub const STACK_SIZE: usize = 256 << 20;
 
 /// Runs `f` on a fresh thread with [`STACK_SIZE`] bytes of stack and returns its result
-/// (a panic in `f` is resumed on the caller). Compile and run inside `f`: programs and values
-/// are not `Send`.
+/// (a panic in `f` is resumed on the caller). Compiled [`Program`]s and [`Template`]s are
+/// `Send + Sync` (compile once, run on any thread, inside `f`); values are not (`Rc`).
 pub fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         let handle = std::thread::Builder::new()

@@ -4,13 +4,13 @@
 use crate::format::{Formatter, InvariantFormatter};
 use crate::host::{Host, NoHost};
 use crate::interp::{Interp, RunError, SizeLimits};
-use crate::ir::{Block, Proto};
+use crate::ir::{Block, Name, Proto};
 use crate::lexer::{Mode, Tok, lex};
 use crate::parser::{self, parse};
 use crate::resolve::Resolver;
 use crate::value::Value;
 use alea_core::{Diagnostic, Span};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Steps a field may take (spec §11: about 10 ms of work).
 pub const DEFAULT_FUEL: u64 = 250_000;
@@ -72,8 +72,10 @@ impl std::error::Error for RunError {}
 #[derive(Debug)]
 pub struct Program {
     body: Block,
-    protos: Vec<Rc<Proto>>,
-    names: Vec<Rc<str>>,
+    protos: Vec<Arc<Proto>>,
+    names: Vec<Name>,
+    /// The text constants ([`crate::ir::Const::Text`]).
+    texts: Vec<Name>,
 }
 
 /// The result of a run, with the value already displayed within the run's budget.
@@ -92,14 +94,14 @@ fn too_long(src: &str) -> Option<Diagnostic> {
         .then(|| Diagnostic::error("Script is too long").with_span(Span::point(0)))
 }
 
-fn finish(resolver: Resolver) -> Vec<Rc<Proto>> {
+fn finish(resolver: Resolver) -> Vec<Arc<Proto>> {
     resolver
         .protos
         .into_iter()
         .map(|p| {
             p.unwrap_or_else(|| {
                 // Unreachable for a finished resolver; an empty function keeps us panic-free.
-                Rc::new(Proto {
+                Arc::new(Proto {
                     name: None,
                     params: vec![],
                     boxes_params: false,
@@ -146,10 +148,12 @@ impl Program {
             return Err(diags);
         }
         let names = resolver.script_frame().1;
+        let texts = std::mem::take(&mut resolver.texts);
         Ok(Program {
             body,
             protos: finish(resolver),
             names,
+            texts,
         })
     }
 
@@ -164,6 +168,7 @@ impl Program {
         let mut it = Interp::new(
             &self.protos,
             &self.names,
+            &self.texts,
             env.host,
             env.formatter,
             env.fuel,
@@ -179,6 +184,7 @@ impl Program {
         let mut it = Interp::new(
             &self.protos,
             &self.names,
+            &self.texts,
             env.host,
             env.formatter,
             env.fuel,
@@ -212,8 +218,10 @@ enum Part {
 #[derive(Debug)]
 pub struct Template {
     parts: Vec<Part>,
-    protos: Vec<Rc<Proto>>,
-    names: Vec<Rc<str>>,
+    protos: Vec<Arc<Proto>>,
+    names: Vec<Name>,
+    /// The text constants ([`crate::ir::Const::Text`]).
+    texts: Vec<Name>,
     /// Syntax errors (an unclosed `{{` makes the whole template invalid).
     pub diagnostics: Vec<Diagnostic>,
     /// For each of `diagnostics`, the 0-based insertion it belongs to (`None`: the template).
@@ -240,6 +248,7 @@ impl Template {
             parts: Vec::new(),
             protos: Vec::new(),
             names: Vec::new(),
+            texts: Vec::new(),
             diagnostics: Vec::new(),
             diagnostic_insertions: Vec::new(),
             invalid: false,
@@ -299,6 +308,7 @@ impl Template {
             pos = end;
         }
         t.names = resolver.script_frame().1;
+        t.texts = std::mem::take(&mut resolver.texts);
         t.protos = finish(resolver);
         t
     }
@@ -332,6 +342,7 @@ impl Template {
         let mut it = Interp::new(
             &self.protos,
             &self.names,
+            &self.texts,
             env.host,
             env.formatter,
             env.fuel,

@@ -6,13 +6,13 @@
 use crate::ast::{self, BinOp, ExprKind, FuncDef, Ident, PathStep};
 use crate::builtins::Builtin;
 use crate::ir::*;
-use crate::value::Value;
 use alea_core::{Diagnostic, Span};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 struct SlotInfo {
-    name: Rc<str>,
+    name: Name,
     boxed: bool,
 }
 
@@ -24,7 +24,7 @@ struct Pending {
 
 #[derive(Default)]
 struct Scope {
-    names: HashMap<Rc<str>, u32>,
+    names: HashMap<Name, u32>,
     decls: Vec<u32>,
     pending: Vec<Pending>,
 }
@@ -32,7 +32,7 @@ struct Scope {
 struct FnScope {
     slots: Vec<SlotInfo>,
     captures: Vec<Capture>,
-    capture_names: Vec<Rc<str>>,
+    capture_names: Vec<Name>,
     scopes: Vec<Scope>,
     loops: u32,
 }
@@ -59,7 +59,9 @@ enum Found {
 /// template, which share a scope).
 pub struct Resolver {
     fns: Vec<FnScope>,
-    pub protos: Vec<Option<Rc<Proto>>>,
+    pub protos: Vec<Option<Arc<Proto>>>,
+    /// The text constants, by [`Const::Text`] index.
+    pub texts: Vec<Name>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -74,6 +76,7 @@ impl Resolver {
         Resolver {
             fns: vec![FnScope::new()],
             protos: Vec::new(),
+            texts: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -102,7 +105,7 @@ impl Resolver {
     }
 
     /// The number of slots and their names of the script frame.
-    pub fn script_frame(&self) -> (u32, Vec<Rc<str>>) {
+    pub fn script_frame(&self) -> (u32, Vec<Name>) {
         let f = &self.fns[0];
         (
             f.slots.len() as u32,
@@ -119,7 +122,8 @@ impl Resolver {
         self.fns.last_mut().expect("a function scope")
     }
 
-    fn declare(&mut self, name: &Rc<str>) -> u32 {
+    fn declare(&mut self, name: &str) -> u32 {
+        let name: Name = Arc::from(name);
         let f = self.cur();
         let slot = f.slots.len() as u32;
         f.slots.push(SlotInfo {
@@ -160,7 +164,7 @@ impl Resolver {
         };
         let f = &mut self.fns[fn_index];
         f.captures.push(capture);
-        f.capture_names.push(Rc::from(name));
+        f.capture_names.push(Arc::from(name));
         Found::Upval(f.captures.len() as u32 - 1)
     }
 
@@ -191,7 +195,7 @@ impl Resolver {
                     .cur()
                     .scopes
                     .last()
-                    .and_then(|s| s.names.get(&name.name))
+                    .and_then(|s| s.names.get(&*name.name))
                 {
                     Some(&slot) => slot,
                     None => self.declare(&name.name),
@@ -212,7 +216,7 @@ impl Resolver {
             }
             for p in pending {
                 let proto = self.function(&p.def, p.span);
-                self.protos[p.index as usize] = Some(Rc::new(proto));
+                self.protos[p.index as usize] = Some(Arc::new(proto));
             }
         }
     }
@@ -223,7 +227,7 @@ impl Resolver {
         self.fns.push(f);
         let mut param_slots = Vec::new();
         for p in &def.params {
-            if self.cur().scopes[0].names.contains_key(&p.name) {
+            if self.cur().scopes[0].names.contains_key(&*p.name) {
                 self.error(p.span, format!("Parameter {} appears twice", p.name));
             }
             param_slots.push(self.declare(&p.name));
@@ -238,7 +242,7 @@ impl Resolver {
             })
             .collect();
         Proto {
-            name: def.name.as_ref().map(|n| n.name.clone()),
+            name: def.name.as_ref().map(|n| Arc::from(&*n.name)),
             boxes_params: params.iter().any(|d| d.boxed),
             params,
             slots: f.slots.len() as u32,
@@ -296,7 +300,7 @@ impl Resolver {
             } => fuse_update(self.assign(root, path, *op, value), span),
             // Hoisted: created on block entry.
             ast::StmtKind::FuncDecl(_) => {
-                StmtKind::Expr(Node::new(NodeKind::Const(Value::Nothing), span))
+                StmtKind::Expr(Node::new(NodeKind::Const(Const::Nothing), span))
             }
             ast::StmtKind::ForIn {
                 index,
@@ -382,7 +386,7 @@ impl Resolver {
         let path = path
             .iter()
             .map(|step| match step {
-                PathStep::Key(k) => PathIr::Key(Value::text(&k.name), k.span),
+                PathStep::Key(k) => PathIr::Key(Arc::from(&*k.name), k.span),
                 PathStep::Index(e) => PathIr::Index(self.expr(e)),
             })
             .collect::<Vec<_>>();
@@ -394,7 +398,7 @@ impl Resolver {
         };
         StmtKind::Assign {
             var,
-            name: root.name.clone(),
+            name: Arc::from(&*root.name),
             name_span: root.span,
             path,
             op,
@@ -412,26 +416,29 @@ impl Resolver {
         let span = expr.span;
         let mut node_cost = cost::NODE;
         let kind = match &expr.kind {
-            ExprKind::Number(x) => NodeKind::Const(Value::Number(*x)),
-            ExprKind::Text(s) => NodeKind::Const(Value::text(s)),
-            ExprKind::Bool(b) => NodeKind::Const(Value::Bool(*b)),
+            ExprKind::Number(x) => NodeKind::Const(Const::Number(*x)),
+            ExprKind::Text(s) => {
+                self.texts.push(Arc::from(&**s));
+                NodeKind::Const(Const::Text(self.texts.len() as u32 - 1))
+            }
+            ExprKind::Bool(b) => NodeKind::Const(Const::Bool(*b)),
             ExprKind::Name(name) => match self.lookup(name) {
                 Found::Local(slot) => NodeKind::Local(slot),
                 Found::Upval(i) => NodeKind::Upval(i),
-                Found::None => NodeKind::Global(name.clone()),
+                Found::None => NodeKind::Global(Arc::from(&**name)),
             },
             ExprKind::List(items) => NodeKind::List(self.exprs(items)),
             ExprKind::Object(entries) => NodeKind::Object(
                 entries
                     .iter()
-                    .map(|(k, v)| (k.name.clone(), self.expr(v)))
+                    .map(|(k, v)| (Arc::from(&*k.name), self.expr(v)))
                     .collect(),
             ),
             ExprKind::Unary(op, e) => NodeKind::Unary(*op, Box::new(self.expr(e))),
             ExprKind::Binary(op, a, b) => {
                 let (mut a, mut b) = (self.expr(a), self.expr(b));
                 match (&a.kind, &b.kind) {
-                    (NodeKind::Local(slot), NodeKind::Const(Value::Number(x)))
+                    (NodeKind::Local(slot), NodeKind::Const(Const::Number(x)))
                         if !matches!(op, ast::BinOp::And | ast::BinOp::Or) =>
                     {
                         node_cost = cost::LOCAL_NUM;
@@ -464,18 +471,18 @@ impl Resolver {
                             e.cost += cost::NODE;
                             *e
                         }
-                        None => Node::new(NodeKind::Const(Value::Nothing), span),
+                        None => Node::new(NodeKind::Const(Const::Nothing), span),
                     };
                 }
                 NodeKind::Block(block)
             }
             ExprKind::Func(def) => NodeKind::Func(self.reserve_proto(def, span)),
             ExprKind::Member(obj, name) => {
-                NodeKind::Member(Box::new(self.expr(obj)), name.name.clone())
+                NodeKind::Member(Box::new(self.expr(obj)), Arc::from(&*name.name))
             }
             ExprKind::Method(obj, name, args) => NodeKind::Method(
                 Box::new(self.expr(obj)),
-                name.name.clone(),
+                Arc::from(&*name.name),
                 self.exprs(args),
             ),
             ExprKind::Index(obj, index) => {
@@ -555,7 +562,7 @@ fn fuse_update(kind: StmtKind, span: Span) -> StmtKind {
         return kind;
     }
     let rhs = match &value.kind {
-        NodeKind::Const(Value::Number(b)) => Operand::Num(*b),
+        NodeKind::Const(Const::Number(b)) => Operand::Num(*b),
         NodeKind::Local(y) => Operand::Local(*y),
         _ => return kind,
     };
@@ -619,7 +626,7 @@ fn condition(node: Node) -> (Cond, u32) {
 /// A node standing for a syntax error; never run (programs with errors do not run) except in
 /// template insertions, which fail on their own.
 fn error_node(span: Span) -> Node {
-    Node::new(NodeKind::Global(Rc::from("")), span)
+    Node::new(NodeKind::Global(Arc::from("")), span)
 }
 
 #[cfg(test)]

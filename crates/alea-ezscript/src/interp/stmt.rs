@@ -250,7 +250,7 @@ impl Interp<'_> {
     fn assign(
         &mut self,
         var: &Var,
-        name: &Rc<str>,
+        name: &Name,
         name_span: Span,
         path: &[PathIr],
         op: Option<BinOp>,
@@ -260,7 +260,7 @@ impl Interp<'_> {
         let mut keys = Vec::with_capacity(path.len());
         for step in path {
             keys.push(match step {
-                PathIr::Key(k, s) => (k.clone(), *s),
+                PathIr::Key(k, s) => (Value::text(k), *s),
                 PathIr::Index(e) => (self.eval(e)?, e.span),
             });
         }
