@@ -553,7 +553,7 @@ fn binomial(n: u64, k: u64) -> u128 {
 
 /// The card-level key of a dealer state: the cards left in a bag (as a set) after the count
 /// dealt, the history's cards, or the sequence position.
-fn concrete_key(d: &Dealer) -> Key {
+pub(crate) fn concrete_key(d: &Dealer) -> Key {
     match d {
         Dealer::List => vec![],
         Dealer::Sequence { position } => vec![*position],
@@ -566,7 +566,7 @@ fn concrete_key(d: &Dealer) -> Key {
     }
 }
 
-fn concrete_dealer(spec: &Spec, key: &Key) -> Dealer {
+pub(crate) fn concrete_dealer(spec: &Spec, key: &Key) -> Dealer {
     match &spec.core {
         Core::List => Dealer::List,
         Core::Sequence => Dealer::Sequence { position: key[0] },
@@ -580,6 +580,28 @@ fn concrete_dealer(spec: &Spec, key: &Key) -> Dealer {
 
 /// Every outcome of one deal of the dealer itself, by enumerating its `below` draws.
 fn concrete_step(spec: &Spec, x: u16, key: &Key) -> Vec<Outcome> {
+    concrete_outcomes(spec, key)
+        .into_iter()
+        .map(|o| Outcome {
+            prob: o.prob,
+            is_x: spec.cards[o.card as usize] == x,
+            from_history: o.from_history,
+            next: o.next,
+        })
+        .collect()
+}
+
+/// One outcome of a card-level deal: the card dealt, not only whether it is an X.
+pub(crate) struct CardOutcome {
+    pub prob: Ratio,
+    pub card: u16,
+    pub from_history: bool,
+    pub next: Key,
+}
+
+/// Every outcome of one deal from the card-level state `key`, by enumerating the dealer's
+/// `below` draws (one draw sequence per outcome, so equal next states may repeat).
+pub(crate) fn concrete_outcomes(spec: &Spec, key: &Key) -> Vec<CardOutcome> {
     let start = concrete_dealer(spec, key);
     let in_history = |d: &Dealer, c: u16| match d {
         Dealer::History { count, .. } => count[c as usize] > 0,
@@ -604,9 +626,9 @@ fn concrete_step(spec: &Spec, x: u16, key: &Key) -> Vec<Outcome> {
             .ranges
             .iter()
             .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
-        out.push(Outcome {
+        out.push(CardOutcome {
             prob: Ratio::new(BigUint::one(), den),
-            is_x: spec.cards[card as usize] == x,
+            card,
             from_history: rolls && in_history(&start, card),
             next: concrete_key(&d),
         });

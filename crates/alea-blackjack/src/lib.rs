@@ -39,6 +39,7 @@ mod modular;
 mod parser;
 mod prefix;
 mod presets;
+mod preview;
 mod randomizer;
 
 mod sim;
@@ -64,6 +65,7 @@ pub use presets::{
     ARCADE_PRESETS, BUILTIN_PRESETS, MAX_FRAMES, NES_POWER_ON, SPEC_PRESETS, UnknownPreset,
     nes_lfsr_step, preset_names, preset_spec,
 };
+pub use preview::{PreviewError, PreviewLaw, preview_law};
 pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
 pub use sim::{DENSE_BUDGET, GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};

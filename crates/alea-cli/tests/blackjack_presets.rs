@@ -171,3 +171,25 @@ fn tables_plot_svg() {
     assert!(svg.contains("drought"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--preview` and `--early` display the library's exact preview law: TGM1 after a shown I
+/// deals Z or I again only when all four rolls hit (8/2401 each); a 7-bag after I,J deals
+/// each of the other five with 1/5.
+#[test]
+fn preview_and_early_game() {
+    let o = bj(&["7bag", "--preview", "I,J", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["probability_shown"], "1/42");
+    assert_eq!(v["next"][0]["deal"], 3);
+    assert_eq!(v["next"][0]["law"]["J"], "0");
+    assert_eq!(v["next"][0]["law"]["Z"], "1/5");
+    let o = bj(&["tgm1", "--preview", "I", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["next"][0]["law"]["Z"], "8/2401");
+    assert_eq!(v["next"][0]["law"]["T"], "477/2401");
+    let o = bj(&["tgm-ace", "--early", "2"]);
+    assert!(stdout(&o).contains("   1  0.250000  0.250000  0.250000  0.000000"));
+    assert_eq!(bj(&["7bag", "--preview", "Q"]).status.code(), Some(2));
+    assert_eq!(bj(&["nes", "--early", "2"]).status.code(), Some(1));
+}

@@ -76,6 +76,16 @@ pub struct Args {
     /// itself (simulated with -n deals when no exact analysis exists).
     #[arg(long = "gap-at-least", value_name = "K", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables"])]
     pub gap_at_least: Option<u64>,
+    /// Exact law of the next deals given the game's first pieces shown (e.g. I,T): the
+    /// preview at the start of a game (specs only).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables", "gap_at_least"])]
+    pub preview: Option<String>,
+    /// Exact law of each of the first N deals (specs only).
+    #[arg(long, value_name = "N", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables", "gap_at_least", "preview"])]
+    pub early: Option<usize>,
+    /// With --preview: how many deals after the shown pieces (default 1).
+    #[arg(long, value_name = "M", default_value_t = 1)]
+    pub ahead: usize,
     /// With --gap-at-least or --tables: only this piece.
     #[arg(long, value_name = "P")]
     pub piece: Option<String>,
@@ -443,6 +453,39 @@ fn run_inner(args: Args) -> Result<(), Failure> {
             )
             .and_then(|()| out.flush())
             .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
+        }
+        if args.preview.is_some() || args.early.is_some() {
+            let Some(spec) = target.spec() else {
+                return Err(plain_failure(
+                    EXIT_FAILED,
+                    None,
+                    format!(
+                        "--preview and --early need a Blackjack spec; '{}' is built in",
+                        target.label()
+                    ),
+                ));
+            };
+            let text = args.preview.clone().unwrap_or_default();
+            let shown: Vec<&str> = text
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            let ahead = args.early.unwrap_or(args.ahead);
+            let l =
+                alea_blackjack::preview_law(spec, &shown, ahead, args.max_states).map_err(|e| {
+                    match e {
+                        alea_blackjack::PreviewError::UnknownPiece(_) => {
+                            plain_failure(EXIT_USAGE, None, format!("--preview: {e}"))
+                        }
+                        alea_blackjack::PreviewError::Exact(e) => exact_failure(&e),
+                    }
+                })?;
+            return tables::preview(&mut out, &target.label(), &l, args.json)
+                .and_then(|()| out.flush())
+                .map_err(|e| {
+                    plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}"))
+                });
         }
         if let Some(k) = args.gap_at_least {
             check_piece(target, args.piece.as_deref())?;

@@ -273,3 +273,67 @@ pub(super) fn print_tables(
     }
     Ok(())
 }
+
+/// `--preview LIST` / `--early N`: the library's [`alea_blackjack::PreviewLaw`], one row per
+/// deal after the shown pieces.
+pub(super) fn preview(
+    out: &mut dyn Write,
+    label: &str,
+    l: &alea_blackjack::PreviewLaw,
+    json: bool,
+) -> io::Result<()> {
+    let first = l.shown.len() + 1;
+    if json {
+        let rows: Vec<String> = l
+            .next
+            .iter()
+            .enumerate()
+            .map(|(j, law)| {
+                let items: Vec<String> = l
+                    .pieces
+                    .iter()
+                    .zip(law)
+                    .map(|(n, p)| format!("{}: \"{}\"", json_str(n), p.to_plain_string()))
+                    .collect();
+                format!(
+                    "{{\"deal\": {}, \"law\": {{{}}}}}",
+                    first + j,
+                    items.join(", ")
+                )
+            })
+            .collect();
+        let shown: Vec<String> = l.shown.iter().map(|s| json_str(s)).collect();
+        return writeln!(
+            out,
+            "{{\"spec\": {}, \"shown\": [{}], \"probability_shown\": \"{}\", \"next\": [{}]}}",
+            json_str(label),
+            shown.join(","),
+            l.probability_shown.to_plain_string(),
+            rows.join(", ")
+        );
+    }
+    writeln!(out, "spec: {label}")?;
+    if l.shown.is_empty() {
+        writeln!(out, "early game, exact: P(deal t is the piece)")?;
+    } else {
+        writeln!(
+            out,
+            "shown: {} (probability {}), exact: P(deal t is the piece | shown)",
+            l.shown.join(","),
+            l.probability_shown.to_plain_string()
+        )?;
+    }
+    write!(out, "{:>4}", "t")?;
+    for p in &l.pieces {
+        write!(out, " {p:>9}")?;
+    }
+    writeln!(out)?;
+    for (j, law) in l.next.iter().enumerate() {
+        write!(out, "{:>4}", first + j)?;
+        for p in law {
+            write!(out, " {:>9.6}", p.to_f64())?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
