@@ -133,6 +133,11 @@ impl<'p> Machine<'p> {
         self.pv = None;
         self.memory_names.truncate(self.program.memory_names.len());
         self.memory_init = vec![0.0; self.memory_names.len()];
+        for (name, v) in provider.derived_memory() {
+            if let Some(i) = self.memory_names.iter().position(|n| n == name) {
+                self.memory_init[i] = *v;
+            }
+        }
         for (name, v) in provider.memory() {
             match self.memory_names.iter().position(|n| n == name) {
                 Some(i) => self.memory_init[i] = *v,

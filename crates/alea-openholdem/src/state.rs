@@ -22,6 +22,12 @@ pub trait SymbolProvider {
     fn memory(&self) -> &[(String, f64)] {
         &[]
     }
+    /// Initial values of memory cells the provider derives (the OpenPPL library's memory of the
+    /// hand, from a betting history): they apply to the cells the profile reads, unlike
+    /// [`SymbolProvider::memory`], which sets (and reports) every cell it names.
+    fn derived_memory(&self) -> &[(String, f64)] {
+        &[]
+    }
     /// The state's seed for `random` and prwin, if it has one.
     fn seed(&self) -> Option<u64> {
         None
@@ -145,6 +151,9 @@ pub struct TableState {
     /// The tournament's payouts as shares of the prize pool, first place first (`payouts`,
     /// at most 9): the ICM prizes where the profile defines no `f$icm_prizeN`.
     pub payouts: Vec<f64>,
+    /// Memory cells the OpenPPL library would hold, derived from `history`
+    /// ([`SymbolProvider::derived_memory`]).
+    pub history_memory: Vec<(String, f64)>,
 }
 
 /// A state file problem: the JSON path (`players[2].chair`) and what is wrong, or a syntax error
@@ -473,6 +482,7 @@ impl TableState {
         let mut state = TableState {
             history,
             payouts,
+            history_memory: Vec::new(),
             symbols,
             nchairs,
             userchair,
@@ -492,12 +502,13 @@ impl TableState {
             seed,
         };
         if seeded {
-            // The OpenPPL library's memory of the completed rounds, unless the state sets it.
-            for (cell, v) in state.openppl_memory() {
-                if !state.memory.iter().any(|(n, _)| *n == cell) {
-                    state.memory.push((cell, v));
-                }
-            }
+            // The OpenPPL library's memory from the history, unless the state sets a cell.
+            let given = state.memory.clone();
+            state.history_memory = state
+                .openppl_memory()
+                .into_iter()
+                .filter(|(cell, _)| !given.iter().any(|(n, _)| n == cell))
+                .collect();
         }
         Ok(state)
     }
@@ -752,6 +763,10 @@ impl SymbolProvider for TableState {
 
     fn memory(&self) -> &[(String, f64)] {
         &self.memory
+    }
+
+    fn derived_memory(&self) -> &[(String, f64)] {
+        &self.history_memory
     }
 
     fn seed(&self) -> Option<u64> {
