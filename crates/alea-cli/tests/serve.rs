@@ -459,6 +459,25 @@ fn the_clock_view_answers_frames_from_the_elapsed_time_without_a_session() {
     // The same elapsed time gives the same frames: the clock is a function of it.
     assert_eq!(ask(740, 10)["frames"], v["frames"]);
     assert_eq!(ask(746, 1)["frames"][0], frames[6]);
+    // A tournament that pauses after each level, started again after tick 750.
+    let paused = t.replace("\"pauseAfterLevel\": false", "\"pauseAfterLevel\": true");
+    let (_, p) = post(
+        s.addr(),
+        "/api/ezscript/clockview",
+        &json!({"tournament": paused, "elapsed": 749, "frames": 3, "resumes": [750],
+                "fields": [{"source": "secondsLeftInLevel"}]}),
+    );
+    let left: Vec<(bool, &str)> = p["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["running"] == true, f["texts"][0].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        left,
+        vec![(false, "1200"), (false, "1200"), (true, "1199")],
+        "{p}"
+    );
     // Bounds and errors.
     let (_, e) = post(
         s.addr(),

@@ -82,6 +82,7 @@ fn the_page_runs_one_example_per_language_in_chromium() {
          players=14 / 24 prize=$1,250 skipped=Level 8 20:00 alert=blinds changed: \
          The small blind is 500, and the big blind is 1000",
         "clockerror: ok cleared field=9",
+        "resume: ok 20:00 paused by the tournament Start then 19:59 Pause",
         "cancel: ok progress shown, cancelled, running=0",
         "seed: ok seed=18446744073709551557",
         "stale: ok cleared error=HTTP 413",

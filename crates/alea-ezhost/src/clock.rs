@@ -109,6 +109,8 @@ struct ContentFields<'a> {
     fields: &'a [(&'a str, bool)],
     every: u64,
     from: u64,
+    /// Ticks after which a paused clock is started again ([`Session::clock_view`]).
+    resumes: &'a [u64],
 }
 
 struct CompiledAlert {
@@ -151,6 +153,7 @@ impl Session {
             fields: &fields,
             every: every.max(1),
             from: 0,
+            resumes: &[],
         };
         Ok(with_stack(|| self.simulate_here(seconds, Some(&content))))
     }
@@ -161,11 +164,15 @@ impl Session {
     /// when `true`) rendered against that tick's state. `firings` lists every alert fired up
     /// to `to` (the caller keeps those after the last tick it showed). A client that keeps its
     /// own elapsed clock time can so ask for the next frames without the host keeping a session.
+    /// `resumes` are the ticks after which the user started the clock again where it was
+    /// paused (a `pauseAfter` level, or the end of the tournament's knockouts); a tick at which
+    /// the clock runs is ignored.
     pub fn clock_view(
         &self,
         from: u64,
         to: u64,
         fields: &[(&str, bool)],
+        resumes: &[u64],
     ) -> Result<SimulationReport, String> {
         if to > MAX_SIMULATE_SECONDS {
             return Err(format!(
@@ -176,6 +183,7 @@ impl Session {
             fields,
             every: 1,
             from: from.min(to),
+            resumes,
         };
         Ok(with_stack(|| self.simulate_here(to, Some(&content))))
     }
@@ -233,12 +241,15 @@ impl Session {
             .collect();
         let fuel = self.fuel(crate::Kind::Alert);
         let budget = Budget::new(MAX_SIMULATE_STEPS);
-        let mut hooks = Hooks::new(
-            &self.format,
-            self.options.fuel.unwrap_or(alea_ezscript::DEFAULT_FUEL),
-            self.now(),
-        );
-        hooks.budget = Some(&budget);
+        let new_hooks = || {
+            let mut hooks = Hooks::new(
+                &self.format,
+                self.options.fuel.unwrap_or(alea_ezscript::DEFAULT_FUEL),
+                self.now(),
+            );
+            hooks.budget = Some(&budget);
+            hooks
+        };
         let zone = self.time_zone().to_string();
         let record = |report: &mut SimulationReport, alert: &str, field, tick, d: Diagnostic| {
             if !report
@@ -254,8 +265,26 @@ impl Session {
                 });
             }
         };
-        let sim = Simulation::new(self.tournament.clone(), hooks);
-        'ticks: for tick in sim.take(seconds as usize) {
+        let resumes = content.map_or(&[][..], |c| c.resumes);
+        let mut sim = Simulation::new(self.tournament.clone(), new_hooks());
+        let mut offset = 0;
+        let mut last: Option<(u64, std::sync::Arc<alea_tournament::State>)> = None;
+        'ticks: loop {
+            if let Some((n, state)) = last.take()
+                && !state.tournament().clock.running
+                && resumes.contains(&n)
+            {
+                // The clock view's Start after tick n: the paused clock runs again, exactly as
+                // the simulation's own start starts a paused clock.
+                sim = Simulation::new(state.tournament().clone(), new_hooks());
+                offset = n;
+            }
+            let Some(mut tick) = sim.next() else { break };
+            tick.number += offset;
+            if tick.number > seconds {
+                break;
+            }
+            last = Some((tick.number, tick.current.clone()));
             if budget.is_spent() {
                 report.out_of_steps = Some(tick.number);
                 break;

@@ -115,7 +115,7 @@ fn clock_view_renders_every_tick_of_a_window() {
             true,
         ),
     ];
-    let report = s.clock_view(744, 748, &fields).unwrap();
+    let report = s.clock_view(744, 748, &fields, &[]).unwrap();
     let ticks: Vec<u64> = report.frames.iter().map(|f| f.tick).collect();
     assert_eq!(ticks, vec![744, 745, 746, 747, 748]);
     let f = &report.frames[0];
@@ -129,13 +129,39 @@ fn clock_view_renders_every_tick_of_a_window() {
     assert_eq!(f.texts, vec!["8".to_string(), "500 / 1000".to_string()]);
     assert_eq!(f.level_index, 9);
     assert_eq!(report.firings, s.simulate(748).unwrap().firings);
-    let first = s.clock_view(0, 0, &fields).unwrap();
+    let first = s.clock_view(0, 0, &fields, &[]).unwrap();
     assert_eq!(first.frames.len(), 1);
     assert_eq!(first.frames[0].seconds_left_in_level, 746.0);
     assert!(
-        s.clock_view(0, alea_ezhost::MAX_SIMULATE_SECONDS + 1, &fields)
+        s.clock_view(0, alea_ezhost::MAX_SIMULATE_SECONDS + 1, &fields, &[])
             .is_err()
     );
+}
+
+/// A tournament that pauses after each level: the view shows the paused clock until the user
+/// starts it again (`resumes`), then it counts down from where it stopped.
+#[test]
+fn clock_view_resumes_a_paused_clock() {
+    let paused = TOURNAMENT.replace("\"pauseAfterLevel\": false", "\"pauseAfterLevel\": true");
+    assert_ne!(paused, TOURNAMENT);
+    let s = alea_ezhost::Session::new(Some(&paused), options("en-US")).unwrap();
+    let fields = [("blindLevelNumber", false)];
+    let still = s.clock_view(745, 760, &fields, &[]).unwrap();
+    let f = |r: &alea_ezhost::SimulationReport, tick: u64| {
+        let f = r.frames.iter().find(|f| f.tick == tick).unwrap();
+        (f.texts[0].clone(), f.seconds_left_in_level, f.running)
+    };
+    assert_eq!(f(&still, 745), ("7".into(), 1.0, true));
+    // Level 7 ends at tick 746 and the clock pauses with level 8's full 20 minutes.
+    assert_eq!(f(&still, 746), ("8".into(), 1200.0, false));
+    assert_eq!(f(&still, 760), ("8".into(), 1200.0, false));
+    let resumed = s.clock_view(745, 760, &fields, &[750]).unwrap();
+    assert_eq!(f(&resumed, 750), ("8".into(), 1200.0, false));
+    assert_eq!(f(&resumed, 751), ("8".into(), 1199.0, true));
+    assert_eq!(f(&resumed, 760), ("8".into(), 1190.0, true));
+    // A resume where the clock runs changes nothing.
+    let ignored = s.clock_view(745, 760, &fields, &[745]).unwrap();
+    assert_eq!(ignored.frames, still.frames);
 }
 
 #[test]

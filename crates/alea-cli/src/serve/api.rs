@@ -55,6 +55,8 @@ pub mod budget {
     pub const EZSCRIPT_VIEW_FRAMES: u64 = 120;
     /// EZScript clock view: fields rendered at each frame.
     pub const EZSCRIPT_VIEW_FIELDS: usize = 16;
+    /// EZScript clock view: restarts of a paused clock in one request.
+    pub const EZSCRIPT_VIEW_RESUMES: usize = 256;
 }
 
 /// The POST endpoint behind `route` (the path after `/api/`).

@@ -202,12 +202,13 @@ pub fn clock(input: &Value) -> Value {
 }
 
 /// `POST /api/ezscript/clockview {"tournament", "locale"?, "elapsed"?, "frames"?, "since"?,
-/// "fields": [{"source", "template"?}]}`: the clock view's next frames. The server keeps no
+/// "resumes"?, "fields": [{"source", "template"?}]}`: the clock view's next frames. The server keeps no
 /// session: the page keeps its own elapsed clock time (it starts, pauses and skips), and each
 /// request runs the clock from the file state up to `elapsed + frames - 1` with the same
 /// session code as `alea ez --simulate` ([`Session::clock_view`]), rendering every field at
 /// each tick from `elapsed` on. `firings` are the alerts fired after tick `since` (default
-/// `elapsed - 1`), with their TTS text.
+/// `elapsed - 1`), with their TTS text. `resumes` are the ticks after which the page's Start
+/// ran a clock the tournament had paused.
 pub fn clock_view(input: &Value) -> Value {
     let elapsed = match api::opt_u64(input, "elapsed", 0, budget::EZSCRIPT_CLOCK_SECONDS) {
         Ok(n) => n,
@@ -220,6 +221,25 @@ pub fn clock_view(input: &Value) -> Value {
     let since = match api::opt_u64(input, "since", elapsed.saturating_sub(1), u64::MAX) {
         Ok(n) => n,
         Err(e) => return e,
+    };
+    let resumes: Vec<u64> = match input.get("resumes") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(ticks)) if ticks.len() <= budget::EZSCRIPT_VIEW_RESUMES => {
+            match ticks
+                .iter()
+                .map(Value::as_u64)
+                .collect::<Option<Vec<u64>>>()
+            {
+                Some(t) => t,
+                None => return api::bad_request("`resumes` must be a list of ticks"),
+            }
+        }
+        Some(_) => {
+            return api::bad_request(&format!(
+                "`resumes` must be a list of at most {} ticks",
+                budget::EZSCRIPT_VIEW_RESUMES
+            ));
+        }
     };
     let Some(Value::Array(items)) = input.get("fields") else {
         return api::bad_request("`fields` must be a list of {\"source\", \"template\"?}");
@@ -258,7 +278,7 @@ pub fn clock_view(input: &Value) -> Value {
         Err(e) => return e,
     };
     let to = elapsed + count - 1;
-    let report = match session.clock_view(elapsed, to, &fields) {
+    let report = match session.clock_view(elapsed, to, &fields, &resumes) {
         Ok(r) => r,
         Err(e) => return json!({"ok": false, "error": e}),
     };

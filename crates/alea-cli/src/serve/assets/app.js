@@ -452,7 +452,7 @@ const FACE = [
   ["prize", "netPrize.toCurrencyString"],
 ];
 const CHUNK = 120;
-const cv = { elapsed: 0, running: false, frames: new Map(), announced: 0, fetching: null, ctl: null, gen: 0, timer: null, seen: new Set() };
+const cv = { elapsed: 0, running: false, frames: new Map(), announced: 0, fetching: null, ctl: null, gen: 0, timer: null, seen: new Set(), resumes: [] };
 function cvFields() {
   const fields = FACE.map(([, source]) => ({ source, template: false }));
   if (ez.ed.value.trim()) fields.push({ source: ez.ed.value, template: $("ez-template").checked });
@@ -468,12 +468,12 @@ function cvFetch(from) {
   if (cv.fetching) return cv.fetching;
   const gen = cv.gen;
   cv.ctl = new AbortController();
-  const body = { tournament: ez.tour.value, locale: cvLocale(), elapsed: from, frames: CHUNK, since: Math.max(0, from - 1), fields: cvFields() };
+  const body = { tournament: ez.tour.value, locale: cvLocale(), elapsed: from, frames: CHUNK, since: Math.max(0, from - 1), resumes: cv.resumes, fields: cvFields() };
   cv.fetching = api("ezscript/clockview", body, cv.ctl.signal).then((data) => {
     if (gen !== cv.gen || data.cancelled) return data;
     if (!data.ok) {
       cv.running = false; cv.frames.clear();
-      $("cv-start").textContent = "Start";
+      cvLabel();
       cvFace(null);
       $("cv-status").textContent = data.busy ? "server busy" : "error";
       showErrors($("cv-errors"), null, data);
@@ -501,7 +501,8 @@ function cvShow() {
   const f = cv.frames.get(cv.elapsed);
   if (!f) { $("cv-status").textContent = "…"; if (!cv.fetching) cvFetch(cv.elapsed); return; }
   cvFace(f.texts);
-  $("cv-status").textContent = (cv.running ? (f.running ? "running" : "paused by the tournament") : "paused") + ` · +${cv.elapsed} s`;
+  cvLabel();
+  $("cv-status").textContent = (!f.running ? "paused by the tournament" : cv.running ? "running" : "paused") + ` · +${cv.elapsed} s`;
   const due = (cv.pending || []).filter((x) => x.tick <= cv.elapsed);
   cv.pending = (cv.pending || []).filter((x) => x.tick > cv.elapsed);
   for (const x of due) {
@@ -529,8 +530,8 @@ async function cvOpen() {
   $("cv-locale").innerHTML = $("ez-locale").innerHTML;
   $("cv-locale").selectedIndex = $("ez-locale").selectedIndex;
   cvReset();
-  cv.elapsed = 0; cv.announced = 0; cv.running = false;
-  $("cv-start").textContent = "Start";
+  cv.elapsed = 0; cv.announced = 0; cv.running = false; cv.resumes = [];
+  cvLabel();
   $("cv-log").innerHTML = ""; $("cv-alert").textContent = ""; $("cv-errors").innerHTML = "";
   cvFace(null);
   $("ez-view").hidden = false;
@@ -546,10 +547,29 @@ function cvClose() {
   if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(() => {});
   $("ez-view").hidden = true;
 }
+// "Start" while the page's clock is stopped or the tournament paused its own clock.
+function cvLabel() {
+  const f = cv.frames.get(cv.elapsed);
+  $("cv-start").textContent = cv.running && !(f && !f.running) ? "Pause" : "Start";
+}
 function cvStartPause() {
+  const f = cv.frames.get(cv.elapsed);
+  if (f && !f.running) {
+    // The tournament paused its clock (a pauseAfter level): Start runs it again from this
+    // second. The frames and alerts after it change, so they are asked for again.
+    cv.running = true;
+    if (!cv.resumes.includes(cv.elapsed) && cv.resumes.length < 256) cv.resumes.push(cv.elapsed);
+    for (const t of [...cv.frames.keys()]) if (t > cv.elapsed) cv.frames.delete(t);
+    cv.pending = (cv.pending || []).filter((x) => x.tick <= cv.elapsed);
+    for (const k of [...cv.seen]) if (Number(k.split("\u0000")[0]) > cv.elapsed) cv.seen.delete(k);
+    cv.gen++; if (cv.ctl) cv.ctl.abort(); cv.fetching = null;
+    const p = cvFetch(cv.elapsed + 1);
+    cvShow();
+    return p;
+  }
   cv.running = !cv.running;
-  $("cv-start").textContent = cv.running ? "Pause" : "Start";
   cvShow();
+  return Promise.resolve();
 }
 // Skip level: the clock jumps to the next level's start (the simulated time moves with it);
 // alerts of the skipped seconds are not announced, those of the new level's first second are.
@@ -695,6 +715,20 @@ async function selftest(tab) {
     cvClose();
     [ez.ed.value, $("ez-template").checked] = keep;
     return !d.ok && face === "" && /error/.test(shown) ? `ok cleared field=${d.errors[0].field + 1}` : `FAIL face=${face} shown=${shown}`;
+  });
+  await check("resume", async () => {
+    // A tournament that pauses after each level: Skip level reaches the pause; Start resumes.
+    const keep = ez.tour.value;
+    ez.tour.value = keep.replace('"pauseAfterLevel": false', '"pauseAfterLevel": true');
+    await cvOpen();
+    await cvSkip();
+    const paused = `${$("cv-countdown").textContent} ${$("cv-status").textContent.split(" · ")[0]} ${$("cv-start").textContent}`;
+    await cvStartPause();
+    cv.elapsed += 1; cvShow();
+    const resumed = `${$("cv-countdown").textContent} ${$("cv-start").textContent}`;
+    cvClose();
+    ez.tour.value = keep;
+    return paused === "20:00 paused by the tournament Start" && resumed === "19:59 Pause" ? `ok ${paused} then ${resumed}` : `FAIL ${paused} then ${resumed}`;
   });
   if (tab === "clock") { showTab("ezscript"); await cvOpen(); await cvSkip(); } else if (tab) showTab(tab);
   out.textContent = lines.join("\n");
