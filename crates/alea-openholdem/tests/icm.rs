@@ -208,3 +208,15 @@ fn heads_up_the_dealer_is_the_small_blind() {
         assert!(w.is_empty(), "{name}: {w:?}");
     }
 }
+
+#[test]
+fn a_misspelled_icm_name_gets_suggestions() {
+    let c = compile_expr(None, SourceFile::new("<expr>", "icm_alliwinBBB"));
+    let d = &c.diagnostics[0].diagnostic;
+    assert!(
+        d.message
+            .starts_with("unknown symbol 'icm_alliwinBBB'; did you mean 'icm_alliwinBB'"),
+        "{}",
+        d.message
+    );
+}
