@@ -15,6 +15,10 @@
 //! prints a message (and substitutes 0), and a last printed digit of `-c` rounded the other
 //! way by 0.7's floating-point sum at a tie. Anything else fails the test with the program
 //! and both outputs. Under `CI=true` a missing reference fails the test.
+//!
+//! The same generator, writing faults now and then (zero divisors, negative counts, lists
+//! where one value is needed), checks alea against itself: a deterministic program that fails
+//! when rolled fails with the same message at the same place under `-c` and `-e`.
 #![allow(clippy::print_stderr)]
 
 mod support;
@@ -115,6 +119,9 @@ struct Gen {
     purpose: Purpose,
     /// Variables in scope: name and whether it holds one value.
     vars: Vec<(&'static str, bool)>,
+    /// Write runtime errors now and then (zero divisors, negative counts, lists where one
+    /// value is needed), for the every-mode error test.
+    faults: bool,
 }
 
 const NAMES: [&str; 5] = ["x", "y", "z", "a", "w"];
@@ -164,7 +171,10 @@ impl Gen {
     }
 
     fn scalar_var(&mut self) -> Option<E> {
-        let singles = self.visible(true);
+        let mut singles = self.visible(true);
+        if self.faults && self.r.chance(20) {
+            singles.extend(self.visible(false));
+        }
         if singles.is_empty() {
             return None;
         }
@@ -220,7 +230,7 @@ impl Gen {
                 // The divisor is a positive literal, so no regrouping can make it zero.
                 let a = self.scalar(d);
                 let op = ["/", "%"][self.r.below(2) as usize];
-                let k = self.r.range(1, 5);
+                let k = self.r.range(if self.faults { 0 } else { 1 }, 5);
                 E {
                     text: format!("{}{op}{k}", self.operand(&a)),
                     atomic: false,
@@ -425,7 +435,8 @@ impl Gen {
                 let l = self.list(d);
                 let (sel, first, combos) = if self.r.chance(50) {
                     let sel = ["first", "last", "low", "high"][self.r.below(4) as usize];
-                    (sel, self.r.range(0, 3).to_string(), 1.0)
+                    let lo = if self.faults { -1 } else { 0 };
+                    (sel, self.r.range(lo, 3).to_string(), 1.0)
                 } else {
                     let sel = ["==", "!=", "<", ">", "<=", ">="][self.r.below(6) as usize];
                     let v = self.scalar(d.min(1));
@@ -539,10 +550,15 @@ impl Gen {
 }
 
 fn programs(purpose: Purpose, n: usize, seed: u64) -> Vec<String> {
+    generate(purpose, n, seed, false)
+}
+
+fn generate(purpose: Purpose, n: usize, seed: u64, faults: bool) -> Vec<String> {
     let mut g = Gen {
         r: Rand(seed),
         purpose,
         vars: Vec::new(),
+        faults,
     };
     (0..n).map(|_| g.program()).collect()
 }
@@ -634,6 +650,26 @@ fn rounding_at_tie(program: &str, ours: &str, theirs: &str) -> bool {
     })
 }
 
+/// Whether 0.7 printed the same lines in another order, and some two values are more than
+/// 2^31 apart: 0.7 sorts the outcomes with a comparison by subtraction, which overflows there
+/// (docs/dicelab.md), while alea prints them ascending.
+fn misordered_by_overflow(ours: &str, theirs: &str) -> bool {
+    let mut a: Vec<&str> = ours.lines().collect();
+    let mut b: Vec<&str> = theirs.lines().collect();
+    let values: Vec<i64> = a
+        .iter()
+        .filter_map(|l| l.split('\t').next()?.trim().parse().ok())
+        .collect();
+    let ascending = values.windows(2).all(|w| w[0] < w[1]);
+    let spread = match (values.iter().min(), values.iter().max()) {
+        (Some(lo), Some(hi)) => hi - lo > i64::from(i32::MAX),
+        _ => false,
+    };
+    a.sort_unstable();
+    b.sort_unstable();
+    ascending && spread && a == b
+}
+
 /// Compares one program alone; `Ok(None)` when equal, `Ok(Some(class))` for a documented
 /// difference, `Err(report)` otherwise.
 fn compare_one(flag: &str, program: &str) -> Result<Option<&'static str>, String> {
@@ -667,6 +703,10 @@ fn compare_one(flag: &str, program: &str) -> Result<Option<&'static str>, String
         && rounding_at_tie(program, &ours.stdout, &theirs.stdout)
     {
         return Ok(Some("0.7 rounds a tie the other way"));
+    }
+    if flag == "-c" && ours.code == Some(0) && misordered_by_overflow(&ours.stdout, &theirs.stdout)
+    {
+        return Ok(Some("0.7 orders values over 2^31 apart wrongly"));
     }
     Err(report())
 }
@@ -731,17 +771,17 @@ fn check(flag: &str, purpose: Purpose, n: usize, seed: u64) {
 
 #[test]
 fn generated_programs_print_the_same_trees() {
-    check("-p", Purpose::Tree, 2000, SEED);
+    check("-p", Purpose::Tree, 5000, SEED);
 }
 
 #[test]
 fn generated_deterministic_programs_roll_the_same() {
-    check("-r", Purpose::Roll, 2000, SEED ^ 1);
+    check("-r", Purpose::Roll, 5000, SEED ^ 1);
 }
 
 #[test]
 fn generated_programs_calculate_the_same() {
-    check("-c", Purpose::Calc, 1000, SEED ^ 2);
+    check("-c", Purpose::Calc, 3000, SEED ^ 2);
 }
 
 #[test]
@@ -768,4 +808,102 @@ fn the_generator_is_typed_and_covers_the_language() {
         );
     }
     assert_eq!(programs(Purpose::Calc, 5, 7), programs(Purpose::Calc, 5, 7));
+}
+
+/// What one mode of alea's `dicelab` gave for each program of a batch: its output and its
+/// error line (`<stdin>:LINE:COL: message`), found by the program's line.
+fn alea_by_program(flag: &[&str], input: &str, n: usize) -> Vec<(String, Option<String>)> {
+    let o = support::dicelab(flag).stdin(input).run();
+    let outs = chunks(&o.stdout, n).expect("alea prints every marker");
+    let mut errors: Vec<Option<String>> = vec![None; n];
+    for line in o.stderr.lines() {
+        let Some(rest) = line.strip_prefix("<stdin>:") else {
+            continue;
+        };
+        let Some(l) = rest.split(':').next().and_then(|l| l.parse::<usize>().ok()) else {
+            continue;
+        };
+        // Program i is on line 2i + 1 (a marker line between two programs).
+        if l % 2 == 1 && l / 2 < n && errors[l / 2].is_none() {
+            errors[l / 2] = Some(line.to_string());
+        }
+    }
+    outs.into_iter().zip(errors).collect()
+}
+
+#[test]
+fn runtime_errors_are_the_same_in_every_mode() {
+    // Deterministic programs with faults: a program that fails when rolled fails with the
+    // same message at the same place under -c and -e; one that rolls a value has that value
+    // with probability 1; a list of several values is the result error in both.
+    let programs = generate(Purpose::Roll, 1500, SEED ^ 3, true);
+    let mut failing = 0;
+    let mut problems = Vec::new();
+    for batch in programs.chunks(100) {
+        let input = batch.join(&format!(";\n{MARKER};\n")) + "\n";
+        let roll = alea_by_program(&["-r"], &input, batch.len());
+        let calc = alea_by_program(&["-c"], &input, batch.len());
+        let eval = alea_by_program(&["-e", "-n", "3", "--seed", "1"], &input, batch.len());
+        for (i, p) in batch.iter().enumerate() {
+            let (r, c, e) = (&roll[i], &calc[i], &eval[i]);
+            let expected: (String, String, Option<String>) = match &r.1 {
+                Some(err) => {
+                    failing += 1;
+                    (String::new(), String::new(), Some(err.clone()))
+                }
+                None => {
+                    let values: Vec<&str> = r.0.split_whitespace().collect();
+                    match values.as_slice() {
+                        [] => (" ()\t1.000000\t\n".into(), " ()\t1.000000\n".into(), None),
+                        [v] => {
+                            let v: i32 = v.parse().expect("a value");
+                            (
+                                format!("{v:>3}\t1.000000\t\n"),
+                                format!("{v:>3}\t1.000000\n"),
+                                None,
+                            )
+                        }
+                        many => {
+                            let line = 2 * i + 1;
+                            let msg = format!(
+                                "<stdin>:{line}:1: result is not a single value (list of {} values)",
+                                many.len()
+                            );
+                            (String::new(), String::new(), Some(msg))
+                        }
+                    }
+                }
+            };
+            let (calc_out, eval_out, error) = expected;
+            if c.0 != calc_out || c.1 != error || e.0 != eval_out || e.1 != error {
+                problems.push(format!(
+                    "{p}\n  -r: {:?} {:?}\n  -c: {:?} {:?}\n  -e: {:?} {:?}",
+                    r.0, r.1, c.0, c.1, e.0, e.1
+                ));
+            }
+        }
+    }
+    // The faults occur (the test would assert little otherwise).
+    assert!(failing > 50, "only {failing} of 1500 programs fail");
+    assert!(
+        problems.is_empty(),
+        "{} programs differ between modes:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn only_overflowing_orders_are_classified_as_0_7_misordering() {
+    // `(((d6*6*(10^1))^2)^2)^1`: 0.7 prints 1049760000 before −2147483648.
+    let ours = "-2147483648\t0.500000\t\n12960000\t0.166667\t\n1049760000\t0.166667\t\n";
+    let theirs = "1049760000\t0.166667\t\n-2147483648\t0.500000\t\n12960000\t0.166667\t\n";
+    assert!(misordered_by_overflow(ours, theirs));
+    // Values close together: a wrong order is a real difference.
+    assert!(!misordered_by_overflow(
+        "  1\t0.5\t\n  2\t0.5\t\n",
+        "  2\t0.5\t\n  1\t0.5\t\n"
+    ));
+    // Other lines: not an ordering matter.
+    assert!(!misordered_by_overflow(ours, "1049760000\t0.166667\t\n"));
 }

@@ -195,6 +195,10 @@ impl Calc {
                 list,
             } => {
                 let k = self.single(n, Operand::Filter(*selector), *selector_span, cut)?;
+                // The count is checked before the list is evaluated, as the roller does.
+                if !selector.is_comparison() && k < 0 {
+                    return Err(ops::negative_count(*selector_span, *selector, k));
+                }
                 let l = self.concrete(list, cut)?;
                 self.charge(e, l.len())?;
                 ops::filter(*selector, *drop, k, &l).map_err(|m| error_at(*selector_span, m))?

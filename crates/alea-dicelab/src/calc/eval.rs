@@ -529,6 +529,13 @@ impl Calc {
     ) -> R<Repr> {
         let positional = matches!(selector, Selector::First | Selector::Last);
         let nd = self.scalar(n, Operand::Filter(selector), selector_span)?;
+        // A reachable negative count fails before the list is evaluated, as in the roller
+        // (so an error inside the list does not take its place).
+        if !selector.is_comparison()
+            && let Some(((k, _), _)) = nd.iter().find(|((k, _), _)| *k < 0)
+        {
+            return Err(ops::negative_count(selector_span, selector, *k));
+        }
         let l = self.eval(list, positional || ordered)?;
         if let (Repr::Pool(p), 1) = (&l, nd.len()) {
             let (k, cut) = *nd.outcomes().next().expect("one outcome");
