@@ -373,13 +373,7 @@ impl Analysis {
     /// so the cut-off tail is included.
     pub fn mean_gap(&self, i: usize) -> Prob {
         match &self.law {
-            Law::Exact(e) => {
-                let f = &e.frequency[i];
-                if f.is_zero() {
-                    return Prob::Exact(Ratio::zero());
-                }
-                Prob::Exact(&(&Ratio::one() / f) - &Ratio::one())
-            }
+            Law::Exact(e) => Prob::Exact(e.mean_gap(i)),
             Law::Simulated { stats, .. } => Prob::Observed(stats.gaps[i].mean().unwrap_or(0.0)),
         }
     }

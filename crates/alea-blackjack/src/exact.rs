@@ -789,6 +789,16 @@ fn gap_law(
 }
 
 impl ExactStats {
+    /// Mean gap of piece `i`, exact with the cut-off tail included: Kac's formula, the mean
+    /// return time 1/frequency minus the return itself (0 for a piece never dealt).
+    pub fn mean_gap(&self, i: usize) -> Ratio {
+        let f = &self.frequency[i];
+        if f.is_zero() {
+            return Ratio::zero();
+        }
+        &(&Ratio::one() / f) - &Ratio::one()
+    }
+
     /// The `--exact --json` document of spec §7, keys in `pieces` order, one line.
     pub fn to_json(&self) -> String {
         let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".into());

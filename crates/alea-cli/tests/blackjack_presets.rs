@@ -193,3 +193,13 @@ fn preview_and_early_game() {
     assert_eq!(bj(&["7bag", "--preview", "Q"]).status.code(), Some(2));
     assert_eq!(bj(&["nes", "--early", "2"]).status.code(), Some(1));
 }
+
+/// The exact mean gap includes the cut-off tail (Kac: 1/p − 1): 59 for a 60-piece memoryless
+/// list, whose listed law stops at a tail of 10^-6 and would give 58.999.
+#[test]
+fn exact_mean_gap_keeps_the_tail() {
+    let list: Vec<String> = (0..60).map(|i| format!("P{i}")).collect();
+    let o = bj(&[&list.join(","), "--exact"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("P59              1/60   0.016667    59.000 unbounded"));
+}

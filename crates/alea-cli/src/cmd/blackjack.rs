@@ -687,12 +687,8 @@ fn print_exact(out: &mut dyn Write, e: &ExactStats, json: bool) -> io::Result<()
     )?;
     for (i, p) in e.pieces.iter().enumerate() {
         let g = &e.gaps[i];
-        let mean: f64 = g
-            .distribution
-            .iter()
-            .enumerate()
-            .map(|(k, q)| k as f64 * q.to_f64())
-            .sum();
+        // Exact (Kac), so the cut-off tail is not dropped.
+        let mean = e.mean_gap(i).to_f64();
         let max = g
             .max_gap
             .map_or_else(|| "unbounded".to_string(), |m| m.to_string());

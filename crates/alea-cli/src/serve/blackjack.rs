@@ -150,12 +150,8 @@ fn exact_json(text: &str, source: &Source, st: &ExactStats) -> Value {
                 .take(SHOWN_GAPS + 1)
                 .map(|r| r.to_f64())
                 .collect();
-            let mean: f64 = g
-                .distribution
-                .iter()
-                .enumerate()
-                .map(|(k, r)| k as f64 * r.to_f64())
-                .sum();
+            // The library's exact mean (Kac), tail included.
+            let mean = st.mean_gap(i).to_f64();
             json!({"piece": name, "frequency": st.frequency[i].to_f64(),
                    "frequency_exact": st.frequency[i].to_plain_string(),
                    "max_gap": g.max_gap, "gap_mean": mean, "gap_tail": g.tail.to_f64(),
