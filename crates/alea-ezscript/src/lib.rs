@@ -20,11 +20,13 @@
 //! ```
 //!
 //! Sandbox: a run takes deterministic steps (default [`DEFAULT_FUEL`]), user calls nest at
-//! most 500 deep, texts, lists and objects are capped ([`SizeLimits`]), the parser nests at
-//! most 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or
-//! the clock (only the host's `now()`). Evaluation recurses on the native stack (bounded by
-//! those limits): run it on a thread with at least [`STACK_SIZE`] bytes of stack, as
-//! [`with_stack`] does.
+//! most 500 deep and use at most 1 MiB of native stack ([`SizeLimits::stack`], a clear error
+//! either way), texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most
+//! 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or the
+//! clock (only the host's `now()`). Calls fit a default 2 MiB thread; values do not yet:
+//! displaying, comparing and dropping a value recurse on the native stack once per level of
+//! nesting (a 2 MiB thread overflows displaying 30,000 nested lists, which the default steps
+//! allow), so run on a thread with [`STACK_SIZE`] bytes of stack, as [`with_stack`] does.
 #![forbid(unsafe_code)]
 
 mod ast;
@@ -60,8 +62,9 @@ pub use program::{
 pub use render::MAX_RENDER;
 pub use value::{Map, Value, format_number, number_to_json};
 
-/// Native stack a run needs in the worst case the limits allow (500 nested user calls, each
-/// with expressions nested up to the parser's limit).
+/// Native stack a run needs in the worst case the limits allow: not for calls (those stop at
+/// [`SizeLimits::stack`]) but for values nested as deep as the steps and memory budgets allow,
+/// which are displayed, compared and dropped recursively.
 pub const STACK_SIZE: usize = 256 << 20;
 
 /// Runs `f` on a fresh thread with [`STACK_SIZE`] bytes of stack and returns its result

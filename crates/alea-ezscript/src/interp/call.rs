@@ -3,7 +3,7 @@
 //! A child of `interp` for the same reason as `stmt`: frames are the interpreter's private
 //! state.
 
-use super::{Closure, Interp, R, Slot, fail};
+use super::{Closure, Interp, R, Slot, fail, native_stack_address};
 use crate::builtins::{Builtin, plural};
 use crate::ir::*;
 use crate::value::Value;
@@ -116,7 +116,12 @@ impl Interp<'_> {
             self.stack.truncate(new_base);
             return fail("internal: not a user function", span);
         };
-        if nargs != proto.params.len() || self.depth >= self.limits.depth {
+        let marker = 0u8;
+        let used = self.stack_start.abs_diff(native_stack_address(&marker));
+        if nargs != proto.params.len()
+            || self.depth >= self.limits.depth
+            || used > self.limits.stack
+        {
             return self.frame_error(&f, new_base, nargs, span);
         }
         // Parameters are the first slots; box the captured ones.
@@ -170,8 +175,19 @@ impl Interp<'_> {
                 span,
             );
         }
+        if self.depth >= self.limits.depth {
+            return fail(
+                format!("Too much recursion (limit {})", self.limits.depth),
+                span,
+            );
+        }
         fail(
-            format!("Too much recursion (limit {})", self.limits.depth),
+            format!(
+                "Too much recursion: {} calls nested in deep expressions or callbacks use more \
+                 than {} KiB of stack",
+                self.depth,
+                self.limits.stack >> 10
+            ),
             span,
         )
     }

@@ -1,0 +1,64 @@
+//! Deep recursion ends in a clear error on a default thread (2 MiB of stack, what `cargo
+//! test` gives each test), not in a stack overflow (issue 14 part 2): the call depth limit
+//! (500) for ordinary recursion, the stack guard (`SizeLimits::stack`, 1 MiB) for calls nested
+//! in deep expressions or callbacks, or with a raised depth limit.
+
+use alea_ezscript::{Env, Program, SizeLimits};
+
+fn run(src: &str, depth: u32) -> Result<String, String> {
+    let env = Env {
+        fuel: u64::MAX / 2,
+        limits: SizeLimits {
+            depth,
+            ..SizeLimits::default()
+        },
+        ..Env::default()
+    };
+    let program = Program::compile(src).map_err(|d| format!("{d:?}"))?;
+    program
+        .run_display(&env)
+        .map(|o| o.text)
+        .map_err(|e| e.message)
+}
+
+/// Runs on a thread with the default stack of a spawned Rust thread.
+fn on_default_thread(src: &'static str, depth: u32) -> Result<String, String> {
+    std::thread::spawn(move || run(src, depth))
+        .join()
+        .expect("no panic")
+}
+
+#[test]
+fn the_default_depth_limit_fits_a_default_thread() {
+    let f = "func f(n) { if n == 0 { 0 } else { 1 + f(n - 1) } }; f(499)";
+    assert_eq!(on_default_thread(f, 500), Ok("499".into()));
+    let f = "func f(n) { if n == 0 { 0 } else { 1 + f(n - 1) } }; f(500)";
+    assert_eq!(
+        on_default_thread(f, 500),
+        Err("Too much recursion (limit 500)".into())
+    );
+    // Callbacks count as calls.
+    let f =
+        "l = [1]; func f(n) { if n < 1 { 0 } else { l.map(func(x) { f(n - 1) }).count } }; f(1000)";
+    assert_eq!(
+        on_default_thread(f, 500),
+        Err("Too much recursion (limit 500)".into())
+    );
+}
+
+#[test]
+fn the_stack_guard_stops_what_the_depth_limit_lets_through() {
+    let deep = [
+        "func f(n) { if n < 1 { 0 } else { 1 + f(n - 1) } }; f(100000)",
+        "func f(n) { if n < 1 { 0 } else { 1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+f(n - 1)))))))))))))))))))) } }; f(100000)",
+        "l = [1]; func f(n) { if n < 1 { 0 } else { l.map(func(x) { f(n - 1) }).count } }; f(100000)",
+    ];
+    for src in deep {
+        let err = on_default_thread(src, 1_000_000).expect_err(src);
+        assert!(
+            err.starts_with("Too much recursion: ")
+                && err.ends_with("use more than 1024 KiB of stack"),
+            "{src}: {err}"
+        );
+    }
+}
