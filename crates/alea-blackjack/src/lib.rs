@@ -33,6 +33,7 @@
 mod analysis;
 mod chain;
 mod chain_tables;
+mod concrete;
 mod exact;
 mod lexer;
 mod modular;

@@ -416,115 +416,12 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         if args.canonical {
             return canonical(&mut out, target, args.json);
         }
-        if args.tables {
-            report_seed();
-            let exact_opts = alea_blackjack::ExactTableOptions {
-                exact: opts.clone(),
-                piece: args.piece.clone(),
-                ..Default::default()
-            };
-            check_piece(target, args.piece.as_deref())?;
-            let exact = {
-                let _progress = crate::common::Progress::spinner("computing tables");
-                alea_blackjack::exact_tables(target, &exact_opts)
-            };
-            if let (Some(path), Ok(t)) = (&args.plot, &exact) {
-                std::fs::write(path, tables::drought_svg(t)).map_err(|e| {
-                    plain_failure(
-                        EXIT_FAILED,
-                        None,
-                        format!("cannot write {}: {e}", path.display()),
-                    )
-                })?;
-            }
-            let opts = alea_blackjack::TableOptions {
-                deals: args.n.unwrap_or(1_000_000),
-                ..Default::default()
-            };
-            let t = alea_blackjack::stream_tables(|s| target.randomizer(s), seed, &opts);
-            return tables::print_tables(
-                &mut out,
-                &target.label(),
-                seed,
-                &opts,
-                &exact,
-                &t,
-                args.json,
-            )
-            .and_then(|()| out.flush())
-            .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
-        }
-        if args.preview.is_some() || args.early.is_some() {
-            let Some(spec) = target.spec() else {
-                return Err(plain_failure(
-                    EXIT_FAILED,
-                    None,
-                    format!(
-                        "--preview and --early need a Blackjack spec; '{}' is built in",
-                        target.label()
-                    ),
-                ));
-            };
-            let text = args.preview.clone().unwrap_or_default();
-            let shown: Vec<&str> = text
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect();
-            let ahead = args.early.unwrap_or(args.ahead);
-            let l =
-                alea_blackjack::preview_law(spec, &shown, ahead, args.max_states).map_err(|e| {
-                    match e {
-                        alea_blackjack::PreviewError::UnknownPiece(_) => {
-                            plain_failure(EXIT_USAGE, None, format!("--preview: {e}"))
-                        }
-                        alea_blackjack::PreviewError::Exact(e) => exact_failure(&e),
-                    }
-                })?;
-            return tables::preview(&mut out, &target.label(), &l, args.json)
-                .and_then(|()| out.flush())
-                .map_err(|e| {
-                    plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}"))
-                });
-        }
-        if let Some(k) = args.gap_at_least {
-            check_piece(target, args.piece.as_deref())?;
-            let (rows, simulated) =
-                match alea_blackjack::gap_at_least(target, k, args.piece.as_deref(), &opts) {
-                    Ok(rows) => (
-                        rows.into_iter()
-                            .map(|(n, r)| (n, Prob::Exact(r)))
-                            .collect::<Vec<_>>(),
-                        None,
-                    ),
-                    // The documented fallback: no exact chain (tgm3) or over the limits.
-                    Err(e) => {
-                        let deals = args.n.unwrap_or(1_000_000);
-                        crate::common::eprint_plain(&Diagnostic::warning(format!(
-                            "no exact answer ({}: {e}); simulating {deals} deals",
-                            e.code()
-                        )));
-                        report_seed();
-                        let a = analyse(
-                            target,
-                            &AnalysisOptions {
-                                simulate: Some((seed, deals)),
-                                ..Default::default()
-                            },
-                        )
-                        .map_err(|e| exact_failure(&e))?;
-                        let rows = (0..a.pieces.len())
-                            .filter(|&i| args.piece.as_deref().is_none_or(|p| p == a.pieces[i]))
-                            .filter_map(|i| Some((a.pieces[i].clone(), a.gap_at_least(i, k)?)))
-                            .collect();
-                        (rows, Some((seed, deals)))
-                    }
-                };
-            return tables::gap_at_least(&mut out, &target.label(), k, &rows, simulated, args.json)
-                .and_then(|()| out.flush())
-                .map_err(|e| {
-                    plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}"))
-                });
+        if args.tables
+            || args.preview.is_some()
+            || args.early.is_some()
+            || args.gap_at_least.is_some()
+        {
+            return tables::run(&args, target, &opts, seed, &report_seed, &mut out);
         }
         let plot_only = args.plot.is_some() && !args.stats && !args.exact;
         if args.exact || args.stats || plot_only {
