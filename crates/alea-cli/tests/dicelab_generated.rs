@@ -15,8 +15,9 @@
 //! classified, each by the rule the docs give: a runtime error of alea where 0.7 crashes or
 //! prints a message (and substitutes 0), and a last printed digit of `-c` rounded the other
 //! way by 0.7's floating-point sum at a tie, a `()` outcome 0.7 refuses, 0.7's crash on
-//! `first`/`last` of an empty `perm`, its misordering of values over 2^31 apart. Anything else fails the test with the program
-//! and both outputs. Under `CI=true` a missing reference fails the test.
+//! `first`/`last` of an empty `perm`, its misordering of values over 2^31 apart. Anything
+//! else fails the test with the program and both outputs. Under `CI=true` a missing reference
+//! fails the test.
 //!
 //! The same generator, writing faults now and then (zero divisors, negative counts, lists
 //! where one value is needed), checks alea against itself: a deterministic program that fails

@@ -285,14 +285,15 @@ pub fn eval(input: &Value) -> Value {
         let report = session.run(s);
         match (report.eval, report.error) {
             (Some(h), None) => {
-                let n = h.rolls as f64;
-                let mut outcomes = Vec::new();
-                if h.empty > 0 {
-                    outcomes.push(json!({"value": null, "probability": h.empty as f64 / n}));
-                }
-                for (v, c) in h.counts.iter().take(budget::LISTED_OUTCOMES) {
-                    outcomes.push(json!({"value": v, "probability": *c as f64 / n}));
-                }
+                // The library's reading of the histogram (as for calc), formatted here.
+                let listed = budget::LISTED_OUTCOMES + usize::from(h.empty > 0);
+                let outcomes: Vec<Value> = Summary::sampled(&h)
+                    .rows()
+                    .take(listed)
+                    .map(|r| {
+                        json!({"value": r.outcome.value(), "probability": r.probability.to_f64()})
+                    })
+                    .collect();
                 statements.push(json!({"text": statement_text(&file, s), "rolls": h.rolls,
                                        "outcomes": outcomes}));
             }
@@ -303,4 +304,42 @@ pub fn eval(input: &Value) -> Value {
         }
     }
     json!({"ok": true, "statements": statements, "errors": []})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_lists_the_empty_outcome_first_and_probabilities_of_the_rolls() {
+        let v = eval(&json!({"program": "if >1 d2 then d2 else ()", "rolls": 1000, "seed": 3}));
+        assert_eq!(v["ok"], true, "{v}");
+        let st = &v["statements"][0];
+        assert_eq!(st["rolls"], 1000);
+        let outcomes = st["outcomes"].as_array().expect("outcomes");
+        assert_eq!(outcomes[0]["value"], Value::Null);
+        assert_eq!(outcomes.len(), 3);
+        let total: f64 = outcomes
+            .iter()
+            .filter_map(|o| o["probability"].as_f64())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-12, "{v}");
+        // Every probability is a count over 1000 rolls.
+        for o in outcomes {
+            let p = o["probability"].as_f64().expect("p") * 1000.0;
+            assert!((p - p.round()).abs() < 1e-9, "{o}");
+        }
+    }
+
+    #[test]
+    fn calc_columns_are_the_library_summary() {
+        let v = calc(&json!({"programs": ["if >4 d6 then d2 else ()"]}));
+        let rows = &v["results"][0]["statements"][0]["outcomes"];
+        assert_eq!(rows[0]["value"], Value::Null);
+        assert_eq!(rows[0]["at_least"], Value::Null);
+        assert_eq!(rows[1]["at_least"], 1.0);
+        assert_eq!(rows[1]["at_most"], 0.5);
+        assert_eq!(rows[2]["at_least"], 0.5);
+        assert_eq!(rows[2]["exact"], "1/6");
+    }
 }
