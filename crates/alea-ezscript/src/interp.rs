@@ -446,6 +446,27 @@ impl<'a> Interp<'a> {
             NodeKind::CallUpval(i, callee_span, args) => {
                 self.call_upval(*i, *callee_span, args, span)
             }
+            NodeKind::CallUpvalLocalNum {
+                upval,
+                callee_span,
+                op,
+                slot,
+                y,
+                local_span,
+                arg_span,
+            } => {
+                let f = self.upval_function(*upval, *callee_span)?;
+                let arg = match &self.stack[self.base + *slot as usize] {
+                    Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
+                        num_op(*op, *x, *y)
+                    }
+                    _ => {
+                        let x = self.read_local(*slot, *local_span)?;
+                        self.apply(*op, x, Value::Number(*y), *arg_span)?
+                    }
+                };
+                self.call_with(f, arg, span)
+            }
             _ => self.eval_rest(node),
         }
     }
@@ -539,7 +560,8 @@ impl<'a> Interp<'a> {
             | NodeKind::If(..)
             | NodeKind::Block(_)
             | NodeKind::Call(..)
-            | NodeKind::CallUpval(..) => fail("internal: eval_rest on a hot node", span),
+            | NodeKind::CallUpval(..)
+            | NodeKind::CallUpvalLocalNum { .. } => fail("internal: eval_rest on a hot node", span),
         }
     }
 

@@ -118,6 +118,18 @@ pub enum NodeKind {
     /// A call whose callee is a captured variable (a named function calling itself or a
     /// sibling): the callee's step is the call's, the function taken without building a value.
     CallUpval(u32, Span, Vec<Node>),
+    /// [`NodeKind::CallUpval`] with one argument `local op number` (recursion's `f(n - 1)`):
+    /// the argument made straight into the new frame. Fields: the captured variable, the
+    /// callee's span, then the argument's operator, slot, number, local's span and span.
+    CallUpvalLocalNum {
+        upval: u32,
+        callee_span: Span,
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        local_span: Span,
+        arg_span: Span,
+    },
     /// A call of a built-in function by its name (not shadowed by a local).
     CallBuiltin(Builtin, Vec<Node>),
     /// `was(x)`, `changed(x)`, `becameTrue(x)`.

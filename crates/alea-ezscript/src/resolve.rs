@@ -539,6 +539,25 @@ impl Resolver {
                 }
                 hoisted += hoist(a);
             }
+            if let [
+                Node {
+                    kind: NodeKind::LocalNum(op, slot, y, local_span),
+                    span: arg_span,
+                    ..
+                },
+            ] = args[..]
+            {
+                let kind = NodeKind::CallUpvalLocalNum {
+                    upval: i,
+                    callee_span: callee.span,
+                    op,
+                    slot,
+                    y,
+                    local_span,
+                    arg_span,
+                };
+                return (kind, hoisted);
+            }
             return (NodeKind::CallUpval(i, callee.span, args), hoisted);
         }
         (NodeKind::Call(Box::new(callee), args), 0)
@@ -654,11 +673,19 @@ mod tests {
             panic!("a binary: {els:?}");
         };
         assert_eq!(els.cost, 2 * cost::NODE);
-        // `fib(n - 1)`: the call, its captured callee and its leaf argument in one charge.
-        let NodeKind::CallUpval(_, _, args) = &a.kind else {
-            panic!("a call of a captured function: {a:?}");
-        };
+        // `fib(n - 1)`: the call, its captured callee and its argument `local op number` in
+        // one node and one charge.
+        assert!(
+            matches!(
+                a.kind,
+                NodeKind::CallUpvalLocalNum {
+                    op: BinOp::Sub,
+                    y: 1.0,
+                    ..
+                }
+            ),
+            "{a:?}"
+        );
         assert_eq!(a.cost, 2 * cost::NODE + cost::LOCAL_NUM);
-        assert_eq!(args[0].cost, 0);
     }
 }

@@ -31,6 +31,25 @@ impl Interp<'_> {
         args: &[Node],
         span: Span,
     ) -> R<Value> {
+        let f = self.upval_function(i, callee_span)?;
+        self.call_function(f, args, span)
+    }
+
+    /// A [`NodeKind::CallUpvalLocalNum`] whose argument is made: a user function gets it
+    /// straight in its new frame.
+    #[inline(always)]
+    pub(super) fn call_with(&mut self, f: Rc<Closure>, arg: Value, span: Span) -> R<Value> {
+        if let Closure::User { .. } = &*f {
+            let new_base = self.stack.len();
+            self.stack.push(Slot::Val(arg));
+            return self.enter_frame(f, new_base, 1, span);
+        }
+        self.call(&f, &[arg], span)
+    }
+
+    /// The function in captured variable `i`, for a call.
+    #[inline(always)]
+    pub(super) fn upval_function(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
         let f = match (self.closure.as_deref(), self.forbid_locals) {
             (Some(Closure::User { captures, .. }), None) => match &*captures[i as usize].borrow() {
                 Some(Value::Function(f)) => Some(f.clone()),
@@ -38,14 +57,13 @@ impl Interp<'_> {
             },
             _ => None,
         };
-        let f = match f {
-            Some(f) => f,
+        match f {
+            Some(f) => Ok(f),
             None => match self.read_upval(i, callee_span)? {
-                Value::Function(f) => f,
-                f => return fail(format!("Cannot call {}", f.type_name()), callee_span),
+                Value::Function(f) => Ok(f),
+                f => fail(format!("Cannot call {}", f.type_name()), callee_span),
             },
-        };
-        self.call_function(f, args, span)
+        }
     }
 
     /// Calls a function value on argument nodes: a user function gets them straight in its
@@ -105,6 +123,7 @@ impl Interp<'_> {
     }
 
     /// Runs a user function whose `nargs` arguments are on the stack from `new_base`.
+    #[inline(always)]
     fn enter_frame(
         &mut self,
         f: Rc<Closure>,
