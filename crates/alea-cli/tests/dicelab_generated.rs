@@ -928,3 +928,36 @@ fn only_overflowing_orders_are_classified_as_0_7_misordering() {
     // Other lines: not an ordering matter.
     assert!(!misordered_by_overflow(ours, "1049760000\t0.166667\t\n"));
 }
+
+#[test]
+fn calc_fails_whenever_some_roll_fails() {
+    // Programs with dice and faults: an error a roll meets is reachable, so the exact
+    // distribution must fail too (dicelab.md "Exact distributions": runtime errors reachable
+    // with p > 0), whichever reachable error it names.
+    let programs = generate(Purpose::Calc, 1500, SEED ^ 4, true);
+    let mut failing = 0;
+    let mut problems = Vec::new();
+    for batch in programs.chunks(100) {
+        let input = batch.join(&format!(";\n{MARKER};\n")) + "\n";
+        let calc = alea_by_program(&["-c"], &input, batch.len());
+        for seed in ["1", "2", "3"] {
+            let roll = alea_by_program(&["-r", "--seed", seed], &input, batch.len());
+            for (i, p) in batch.iter().enumerate() {
+                if let (Some(err), None) = (&roll[i].1, &calc[i].1) {
+                    problems.push(format!(
+                        "{p}\n  -r --seed {seed}: {err}\n  -c: {:?}",
+                        calc[i].0
+                    ));
+                }
+                failing += usize::from(roll[i].1.is_some());
+            }
+        }
+    }
+    assert!(failing > 50, "only {failing} failing rolls");
+    assert!(
+        problems.is_empty(),
+        "{} programs fail when rolled but not under -c:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
