@@ -37,6 +37,8 @@ pub struct ExactTableOptions {
     pub game_drought: u64,
     /// Only this piece (by name); `None` = every piece.
     pub piece: Option<String>,
+    /// The set whose runs are listed (S/Z floods), by name.
+    pub set: Vec<String>,
 }
 
 impl Default for ExactTableOptions {
@@ -48,6 +50,7 @@ impl Default for ExactTableOptions {
             game_length: 100,
             game_drought: 12,
             piece: None,
+            set: vec!["S".into(), "Z".into()],
         }
     }
 }
@@ -84,6 +87,12 @@ pub struct ExactTables {
     /// P(run ≥ l) over all same-piece runs (the pieces' run laws weighted by how often each
     /// starts a run), l = 1..=`runs_to`.
     pub runs: Vec<Ratio>,
+    /// The set of [`ExactTableOptions::set`] found among the pieces.
+    pub set: Vec<String>,
+    /// P(run ≥ l) of maximal blocks of deals inside the set, l = 1..=`runs_to`; `None` when
+    /// not exact here (built-in presets; a spec whose `first`/`starting with` names set
+    /// pieces under a rule whose start matters), where only the counted table exists.
+    pub set_runs: Option<Vec<Ratio>>,
 }
 
 /// One piece's chain, its long-run weights and its concrete start.
@@ -368,12 +377,23 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
             if rate.is_zero() { acc } else { &acc / &rate }
         })
         .collect();
+    let set: Vec<String> = names
+        .iter()
+        .filter(|n| opts.set.contains(n))
+        .cloned()
+        .collect();
+    let set_runs = match source {
+        Source::Spec(spec) if !set.is_empty() => set_run_law(spec, &set, opts)?,
+        _ => None,
+    };
     Ok(ExactTables {
         label: source.label(),
         game_length: opts.game_length,
         game_drought: opts.game_drought,
         pieces,
         runs,
+        set,
+        set_runs,
     })
 }
 
@@ -392,6 +412,7 @@ pub fn gap_at_least(
         game_length: 0,
         game_drought: 1,
         piece: piece.map(str::to_string),
+        set: Vec::new(),
     };
     let t = exact_tables(source, &opts)?;
     Ok(t.pieces
@@ -405,4 +426,61 @@ pub fn gap_at_least(
             (p.piece, v)
         })
         .collect())
+}
+
+/// The run law of a set of pieces: the spec with the set's names merged into one, whose chain
+/// is then that one piece's. Bag and list states only count cards, and a history holds cards,
+/// not names, so merging names changes nothing but the name dealt — except where names pick
+/// cards: `first F` in a sequence or a history, and `starting with`. A history with a single
+/// recurrent class forgets its start, so those are dropped; elsewhere such a spec is `None`.
+fn set_run_law(
+    spec: &crate::Spec,
+    set: &[String],
+    opts: &ExactTableOptions,
+) -> Result<Option<Vec<Ratio>>, ExactError> {
+    use crate::spec::{Core, Starting};
+    let in_set: Vec<bool> = spec
+        .pieces()
+        .iter()
+        .map(|p| set.iter().any(|s| **s == **p))
+        .collect();
+    let Some(x) = in_set.iter().position(|&b| b) else {
+        return Ok(None);
+    };
+    let rename = |n: u16| if in_set[n as usize] { x as u16 } else { n };
+    let names_set = |v: &[u16]| v.iter().any(|&n| in_set[n as usize]);
+    let mut merged = spec.clone();
+    merged.cards = spec.cards.iter().map(|&n| rename(n)).collect();
+    let forgets_start = crate::exact::symmetric_history(spec);
+    match &mut merged.core {
+        Core::History { starting, .. } => {
+            if forgets_start {
+                *starting = Starting::Default;
+                merged.first = None;
+            } else if matches!(starting, Starting::With(v) if names_set(v))
+                || spec.first.as_deref().is_some_and(names_set)
+            {
+                return Ok(None);
+            }
+        }
+        Core::Sequence if spec.first.as_deref().is_some_and(names_set) => return Ok(None),
+        _ => {}
+    }
+    if let Some(f) = &mut merged.first {
+        f.iter_mut().for_each(|n| *n = rename(*n));
+    }
+    let mut cache = StationaryCache::new();
+    let pc = piece_chain(
+        &Model::for_spec(&merged, x as u16),
+        None,
+        &opts.exact,
+        &mut cache,
+    )?;
+    let only_runs = ExactTableOptions {
+        drought_to: 0,
+        game_length: 0,
+        game_drought: 1,
+        ..opts.clone()
+    };
+    Ok(Some(piece_tables("", &pc, &only_runs).runs))
 }

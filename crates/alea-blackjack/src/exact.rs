@@ -212,7 +212,7 @@ pub(crate) enum Role {
 /// rolls every card can be dealt from every state, and without rolls at least two cards are
 /// always free; either way the card-level chain has one recurrent class, so its stationary
 /// law is invariant under relabelling and the start does not matter.
-fn symmetric_history(spec: &Spec) -> bool {
+pub(crate) fn symmetric_history(spec: &Spec) -> bool {
     match spec.core {
         Core::History { rolls: Some(_), .. } => true,
         Core::History {

@@ -208,3 +208,63 @@ fn refusals() {
     opts.drought_to = alea_blackjack::MAX_TABLE_STEPS + 1;
     assert_eq!(exact_tables(&src("7bag"), &opts).unwrap_err().code(), "X03");
 }
+
+/// Runs inside a set (S/Z floods): memoryless P(run ≥ l) = (2/7)^(l−1); for bags and TGM
+/// histories the exact law agrees with counted runs (fixed seed); a rule whose start names
+/// set pieces and matters is left to the counted table.
+#[test]
+fn set_runs_exact() {
+    let t = tables("memoryless", ExactTableOptions::default());
+    assert_eq!(t.set, ["S", "Z"]);
+    let law = t.set_runs.unwrap();
+    for (l, p) in law.iter().enumerate() {
+        assert_eq!(*p, pow(&r(2, 7), l as u64));
+    }
+    // A 7-bag: at most 4 in a row (S,Z ending one bag and starting the next: (1/21)² per
+    // bag). Runs start per bag: 2/7·5/7 at the first deal plus 6·(2/7)(5/6) = 80/49, so
+    // P(run ≥ 4) = (1/441)/(80/49) = 1/720.
+    let b = tables("7bag", ExactTableOptions::default())
+        .set_runs
+        .unwrap();
+    assert_eq!(b[3], r(1, 720));
+    assert_eq!(b[4], Ratio::zero());
+    for name in ["7bag", "tgm2", "14bag"] {
+        let s = src(name);
+        let law = exact_tables(&s, &ExactTableOptions::default())
+            .unwrap()
+            .set_runs
+            .unwrap();
+        let sim = stream_tables(
+            |seed| s.randomizer(seed),
+            5,
+            &TableOptions {
+                deals: 400_000,
+                games: 0,
+                ..Default::default()
+            },
+        );
+        let runs: u64 = sim.set_runs.iter().map(|r| r.1).sum();
+        for l in 2..4u64 {
+            let long: u64 = sim.set_runs.iter().filter(|r| r.0 >= l).map(|r| r.1).sum();
+            let (p, seen) = (law[l as usize - 1].to_f64(), long as f64 / runs as f64);
+            let sd = (p * (1.0 - p) / runs as f64).sqrt();
+            assert!(
+                (p - seen).abs() < 5.0 * sd + 1e-9,
+                "{name} l={l}: {p} vs {seen}"
+            );
+        }
+    }
+    assert_eq!(tables("nes", ExactTableOptions::default()).set_runs, None);
+    // Two cards always free: one recurrent class, the start is forgotten, so it is exact.
+    let t = tables(
+        "I,J,S,Z with 2 history starting with S,Z",
+        ExactTableOptions::default(),
+    );
+    assert!(t.set_runs.is_some());
+    // One card free: the start (which names S and Z) decides the cycle; counted only.
+    let t = tables(
+        "I,J,S,Z with 3 history starting with S,Z,I",
+        ExactTableOptions::default(),
+    );
+    assert_eq!(t.set_runs, None);
+}

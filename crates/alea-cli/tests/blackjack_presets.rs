@@ -100,6 +100,7 @@ fn tables_json_for_a_bag() {
     assert_eq!(v["exact"]["drought"]["T"][13], "0");
     assert_eq!(v["exact"]["runs"]["Z"][1], "1/48");
     assert_eq!(v["exact"]["all_runs"][1], "1/48");
+    assert_eq!(v["exact"]["set_runs"][3], "1/720");
     assert_eq!(v["exact"]["game"]["length"], 100);
     let o = bj(&["7bag", "--tables", "--seed", "0", "-n", "7000"]);
     assert!(stdout(&o).contains("bagginess: 1.000000"));

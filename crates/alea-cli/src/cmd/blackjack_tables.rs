@@ -47,11 +47,12 @@ pub(super) fn exact_json(t: &Result<ExactTables, ExactError>) -> String {
             json_str(&e.to_string())
         ),
         Ok(t) => format!(
-            "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"game\": {{\"length\": {}, \
-             \"drought\": {}, \"probability\": {}}}}}",
+            "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"set_runs\": {}, \"game\": \
+             {{\"length\": {}, \"drought\": {}, \"probability\": {}}}}}",
             by_piece(t, |p| fractions(&p.drought)),
             by_piece(t, |p| fractions(&p.runs)),
             fractions(&t.runs),
+            t.set_runs.as_deref().map_or("null".into(), fractions),
             t.game_length,
             t.game_drought,
             by_piece(t, |p| format!("\"{}\"", p.game_drought.to_plain_string())),
@@ -98,13 +99,22 @@ pub(super) fn exact_text(
         out,
         "flood, exact: P(run >= l), runs of the piece dealt l times in a row"
     )?;
-    header(out, "l", "       all")?;
+    let set = t.set.join("/");
+    let extra = match &t.set_runs {
+        Some(_) => format!("       all {set:>9}"),
+        None => "       all".to_string(),
+    };
+    header(out, "l", &extra)?;
     for (l, all) in t.runs.iter().enumerate() {
         write!(out, "{:>4}", l + 1)?;
         for p in &t.pieces {
             write!(out, " {:>9.6}", p.runs.get(l).map_or(0.0, Ratio::to_f64))?;
         }
-        writeln!(out, " {:>9.6}", all.to_f64())?;
+        write!(out, " {:>9.6}", all.to_f64())?;
+        if let Some(v) = &t.set_runs {
+            write!(out, " {:>9.6}", v.get(l).map_or(0.0, Ratio::to_f64))?;
+        }
+        writeln!(out)?;
     }
     writeln!(
         out,
