@@ -101,9 +101,9 @@ pub struct SizeLimits {
     /// Bytes of native stack the nested user calls of a run may use, measured from where the
     /// run started (a backstop under `depth`: a call nested inside deep expressions, or a
     /// callback through a list method, takes more than a plain one). The default fits a
-    /// default 2 MiB thread with room to spare: a plain recursive call takes about 1.1 KB
-    /// (release and debug builds alike, measured: 1,893 nested `1 + f(n - 1)` calls fill
-    /// 2 MiB), so `depth` is what stops ordinary recursion.
+    /// default 2 MiB thread with room to spare: a plain recursive call takes about 1.2 KB
+    /// (measured: 1,741 nested `1 + f(n - 1)` calls fill 2 MiB; docs/performance/ezscript.md),
+    /// so `depth` is what stops ordinary recursion.
     pub stack: usize,
     /// Bytes of texts, lists and objects one run may create, counted when each is made
     /// (deterministic: the same script stops at the same point on every machine). Steps run
