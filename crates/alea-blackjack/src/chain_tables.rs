@@ -484,3 +484,58 @@ fn set_run_law(
     };
     Ok(Some(piece_tables("", &pc, &only_runs).runs))
 }
+
+/// P(gap ≥ k) of each piece (or of one), with how it was obtained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GapAtLeast {
+    /// (piece, P(gap ≥ k)): exact fractions, or observed shares when simulated.
+    pub rows: Vec<(String, crate::Prob)>,
+    /// `Some((seed, deals))` when simulated.
+    pub simulated: Option<(u64, u64)>,
+    /// Why the exact answer was not used, when simulated.
+    pub why: Option<ExactError>,
+}
+
+/// [`gap_at_least`] with the documented fallback: when no exact answer exists (`tgm3`, a
+/// chain over the limits) and `fallback` is `Simulate`, P(gap ≥ k) is counted over simulated
+/// deals instead; with `Fallback::None` the error is returned.
+pub fn gap_at_least_or_simulate(
+    source: &Source,
+    k: u64,
+    piece: Option<&str>,
+    exact: &ExactOptions,
+    fallback: &crate::Fallback,
+) -> Result<GapAtLeast, ExactError> {
+    let why = match gap_at_least(source, k, piece, exact) {
+        Ok(rows) => {
+            return Ok(GapAtLeast {
+                rows: rows
+                    .into_iter()
+                    .map(|(n, r)| (n, crate::Prob::Exact(r)))
+                    .collect(),
+                simulated: None,
+                why: None,
+            });
+        }
+        Err(e) => e,
+    };
+    let crate::Fallback::Simulate { seed, deals } = *fallback else {
+        return Err(why);
+    };
+    let a = crate::analyse(
+        source,
+        &crate::AnalysisOptions {
+            simulate: Some((seed, deals)),
+            ..Default::default()
+        },
+    )?;
+    let rows = (0..a.pieces.len())
+        .filter(|&i| piece.is_none_or(|p| p == a.pieces[i]))
+        .filter_map(|i| Some((a.pieces[i].clone(), a.gap_at_least(i, k)?)))
+        .collect();
+    Ok(GapAtLeast {
+        rows,
+        simulated: Some((seed, deals)),
+        why: Some(why),
+    })
+}

@@ -54,7 +54,8 @@ pub use analysis::{
     similar_presets,
 };
 pub use chain_tables::{
-    ExactTableOptions, ExactTables, MAX_TABLE_STEPS, PieceTables, exact_tables, gap_at_least,
+    ExactTableOptions, ExactTables, GapAtLeast, MAX_TABLE_STEPS, PieceTables, exact_tables,
+    gap_at_least, gap_at_least_or_simulate,
 };
 pub use exact::{
     ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,

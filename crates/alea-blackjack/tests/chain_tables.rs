@@ -268,3 +268,37 @@ fn set_runs_exact() {
     );
     assert_eq!(t.set_runs, None);
 }
+
+/// The fallback lives in the library: exact when possible, else counted with the seed (and
+/// the reason kept), or the error with `Fallback::None`.
+#[test]
+fn gap_at_least_fallback() {
+    use alea_blackjack::{Fallback, gap_at_least_or_simulate};
+    let sim = Fallback::Simulate {
+        seed: 3,
+        deals: 50_000,
+    };
+    let g = gap_at_least_or_simulate(&src("7bag"), 12, Some("I"), &ExactOptions::default(), &sim)
+        .unwrap();
+    assert_eq!(g.rows, vec![("I".to_string(), Prob::Exact(r(1, 49)))]);
+    assert_eq!(g.simulated, None);
+    let g =
+        gap_at_least_or_simulate(&src("tgm3"), 12, None, &ExactOptions::default(), &sim).unwrap();
+    assert_eq!(g.simulated, Some((3, 50_000)));
+    assert_eq!(g.why.unwrap().code(), "X02");
+    assert_eq!(g.rows.len(), 7);
+    assert!(
+        g.rows
+            .iter()
+            .all(|(_, p)| matches!(p, Prob::Observed(x) if *x > 0.0 && *x < 0.1))
+    );
+    let e = gap_at_least_or_simulate(
+        &src("tgm3"),
+        12,
+        None,
+        &ExactOptions::default(),
+        &Fallback::None,
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "X02");
+}

@@ -5,8 +5,8 @@
 use super::{Args, Failure, check_piece, exact_failure, plain_failure};
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
-    AnalysisOptions, ExactError, ExactOptions, ExactTables, Prob, Ratio, Source, StreamTables,
-    TableOptions, analyse,
+    ExactError, ExactOptions, ExactTables, Fallback, Prob, Ratio, Source, StreamTables,
+    TableOptions,
 };
 use alea_core::Diagnostic;
 use std::io::{self, Write};
@@ -427,37 +427,26 @@ pub(super) fn run(
     }
     if let Some(k) = args.gap_at_least {
         check_piece(target, args.piece.as_deref())?;
-        let (rows, simulated) =
-            match alea_blackjack::gap_at_least(target, k, args.piece.as_deref(), opts) {
-                Ok(rows) => (
-                    rows.into_iter()
-                        .map(|(n, r)| (n, Prob::Exact(r)))
-                        .collect::<Vec<_>>(),
-                    None,
-                ),
-                // The documented fallback: no exact chain (tgm3) or over the limits.
-                Err(e) => {
-                    let deals = args.n.unwrap_or(1_000_000);
-                    crate::common::eprint_plain(&Diagnostic::warning(format!(
-                        "no exact answer ({}: {e}); simulating {deals} deals",
-                        e.code()
-                    )));
-                    report_seed();
-                    let a = analyse(
-                        target,
-                        &AnalysisOptions {
-                            simulate: Some((seed, deals)),
-                            ..Default::default()
-                        },
-                    )
-                    .map_err(|e| exact_failure(&e))?;
-                    let rows = (0..a.pieces.len())
-                        .filter(|&i| args.piece.as_deref().is_none_or(|p| p == a.pieces[i]))
-                        .filter_map(|i| Some((a.pieces[i].clone(), a.gap_at_least(i, k)?)))
-                        .collect();
-                    (rows, Some((seed, deals)))
-                }
-            };
+        let fallback = Fallback::Simulate {
+            seed,
+            deals: args.n.unwrap_or(1_000_000),
+        };
+        let g = alea_blackjack::gap_at_least_or_simulate(
+            target,
+            k,
+            args.piece.as_deref(),
+            opts,
+            &fallback,
+        )
+        .map_err(|e| exact_failure(&e))?;
+        if let (Some(e), Some((_, deals))) = (&g.why, g.simulated) {
+            crate::common::eprint_plain(&Diagnostic::warning(format!(
+                "no exact answer ({}: {e}); simulating {deals} deals",
+                e.code()
+            )));
+            report_seed();
+        }
+        let (rows, simulated) = (g.rows, g.simulated);
         return gap_at_least(out, &target.label(), k, &rows, simulated, args.json)
             .and_then(|()| out.flush())
             .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
