@@ -303,7 +303,17 @@ fn hostile() -> Vec<(String, &'static str, String)> {
             json!({"programs": ["sum 99999999#d200000"]}).to_string(),
         )
     });
+    // Eight at once of the longest list a roll may hold, each rolled as often as allowed: the
+    // answer's values budget (budget::DICE_ROLLED_VALUES) stops each before it keeps 100.
+    let longest = (0..8).map(|i| {
+        (
+            format!("longest lists on dice/roll #{i}"),
+            "/api/dice/roll",
+            json!({"program": "9999999#d6", "times": 100}).to_string(),
+        )
+    });
     widest
+        .chain(longest)
         .chain([
             (
                 "200 KB sum on dice/check".into(),

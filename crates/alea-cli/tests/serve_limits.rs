@@ -215,3 +215,33 @@ fn a_client_that_hangs_up_frees_its_worker() {
     assert_eq!((status, v["ok"].clone()), (200, json!(true)));
     s.stop();
 }
+
+#[test]
+fn a_roll_answer_keeps_a_bounded_number_of_values() {
+    // 100 rolls of a 9,999,999-die list would be 10⁹ values; the answer stops at its budget
+    // (10⁶ values) with an error at the statement, instead of keeping every roll.
+    let s = server(Config::default());
+    let (status, v) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": "9999999#d6", "times": 100, "seed": "1"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["ok"], false, "{v}");
+    let message = v["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("more than 1000000 values"), "{message}");
+    assert_eq!(v["errors"][0]["line"], 1, "{v}");
+    // Within the budget, the same program rolled once is answered in full.
+    let (_, v) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": "99999#d6", "times": 10, "seed": "1"}),
+    );
+    assert_eq!(v["ok"], true, "{}", v["errors"]);
+    assert_eq!(v["statements"][0]["rolls"].as_array().unwrap().len(), 10);
+    assert_eq!(
+        v["statements"][0]["rolls"][0].as_array().unwrap().len(),
+        99_999
+    );
+    s.stop();
+}

@@ -26,5 +26,5 @@ fn short_load_test_every_check_holds() {
     assert!(report.cheap.count > 0);
     assert!(report.rss_peak_kib.is_some(), "no VmHWM read");
     assert_eq!(report.drain_statuses.len(), 16);
-    assert_eq!(report.hostile.len(), 19);
+    assert_eq!(report.hostile.len(), 27);
 }

@@ -25,6 +25,11 @@ pub mod budget {
     pub const DICE_PROGRAMS: usize = 8;
     /// dicelab: rolls in one `roll` request.
     pub const DICE_ROLLS: u64 = 100;
+    /// dicelab `roll`: rolled values kept in one answer, over all its rolls and statements.
+    /// A roll may hold 10⁷ values (the language's list limit); without this bound a
+    /// `9999999#d6` rolled 100 times kept every roll (4 GB of values, more as JSON), and
+    /// eight such requests took the server to 2.8 GB. 10⁶ values are ~8 MB of JSON.
+    pub const DICE_ROLLED_VALUES: usize = 1_000_000;
     /// dicelab: simulated rolls in one `eval` request (the CLI's default is 10⁶).
     pub const DICE_EVAL_ROLLS: u64 = 200_000;
     /// dicelab `check`: bytes of parse-tree text in one answer (the rest is cut).

@@ -240,12 +240,29 @@ pub fn roll(input: &Value) -> Value {
     };
     let mut session = Session::new(options, seed);
     let mut statements = Vec::new();
+    let mut kept = 0usize;
     for s in &program.statements {
         let mut rolls = Vec::new();
         for _ in 0..times {
             let report = session.run(s);
             match (report.roll, report.error) {
-                (Some(v), None) => rolls.push(v),
+                (Some(v), None) => {
+                    // Checked before the value is kept, so an answer never holds more than
+                    // the budget (plus the one roll being looked at).
+                    kept = kept.saturating_add(v.len());
+                    if kept > budget::DICE_ROLLED_VALUES {
+                        let d = alea_core::Diagnostic::error(format!(
+                            "the rolls of this request hold more than {} values, the \
+                             playground's limit for one answer",
+                            budget::DICE_ROLLED_VALUES
+                        ))
+                        .with_span(s.span)
+                        .with_help("ask for fewer rolls, or roll it with `alea dice -r`");
+                        return json!({"ok": false, "seed": seed,
+                                      "errors": [api::diagnostic(&file, &d)]});
+                    }
+                    rolls.push(v)
+                }
                 (_, Some((_, d))) => {
                     return json!({"ok": false, "seed": seed,
                                   "errors": [api::diagnostic(&file, &d)]});
