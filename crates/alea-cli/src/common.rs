@@ -323,6 +323,32 @@ impl Progress {
     }
 }
 
+/// Runs `work` (a library call that reports no progress) on this thread and, when stderr is a
+/// terminal and the work is still running after a second, shows a spinner reading `message`
+/// until it ends. A watcher thread waits for the second and draws; the work itself stays where
+/// it is, so it needs neither `Send` nor a stack of its own (evaluation may recurse deeply).
+pub fn with_progress<T>(message: impl FnOnce() -> String + Send, work: impl FnOnce() -> T) -> T {
+    use std::sync::mpsc;
+    if !io::stderr().is_terminal() {
+        return work();
+    }
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) =
+                finished.recv_timeout(std::time::Duration::from_secs(1))
+            {
+                let _spinner = Progress::spinner(message());
+                // Until the work ends (the sender is dropped).
+                let _ = finished.recv();
+            }
+        });
+        let v = work();
+        drop(done);
+        v
+    })
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         if let Some(b) = &self.0 {

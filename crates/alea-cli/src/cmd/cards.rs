@@ -259,7 +259,7 @@ fn equity_cmd(
             "--iterations must be between 1 and {MAX_ITERATIONS}"
         )));
     }
-    let result = with_progress(
+    let result = common::with_progress(
         || format!("computing equity ({})", describe_request(&req)),
         || {
             if opts.monte_carlo {
@@ -283,42 +283,6 @@ fn equity_cmd(
     } else {
         write!(out, "{}", equity_text(&req, &result)).map_err(io_err)
     }
-}
-
-/// Runs `work` (a library call that reports no progress) and, when stderr is a terminal and
-/// the work is still running after a second, shows a spinner (`common::Progress`) until it
-/// ends: Monte Carlo equity here, prwin in `alea holdem` and its REPL (issue 15).
-pub(crate) fn with_progress<T: Send>(
-    message: impl FnOnce() -> String,
-    work: impl FnOnce() -> T + Send,
-) -> T {
-    use std::io::IsTerminal;
-    use std::sync::mpsc;
-    if !io::stderr().is_terminal() {
-        return work();
-    }
-    std::thread::scope(|scope| {
-        let (done, finished) = mpsc::channel::<()>();
-        // A large stack, as the main thread's: evaluation recurses through formula calls.
-        let worker = std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn_scoped(scope, move || {
-                let v = work();
-                let _ = done.send(());
-                v
-            });
-        let worker = match worker {
-            Ok(w) => w,
-            Err(e) => panic!("cannot start a worker thread: {e}"),
-        };
-        let _spinner = match finished.recv_timeout(std::time::Duration::from_secs(1)) {
-            Err(mpsc::RecvTimeoutError::Timeout) => Some(common::Progress::spinner(message())),
-            _ => None,
-        };
-        worker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
 }
 
 fn describe_request(req: &EquityRequest) -> String {

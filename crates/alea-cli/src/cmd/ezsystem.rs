@@ -249,7 +249,11 @@ pub fn run_system(
 }
 
 fn simulate(session: &Session, seconds: u64, json: bool, strict: bool) -> ExitCode {
-    let report = match session.simulate(seconds) {
+    // A simulated week of a tournament with many alerts may take seconds: a spinner then.
+    let report = match common::with_progress(
+        || format!("simulating {seconds} s of the tournament"),
+        || session.simulate(seconds),
+    ) {
         Ok(r) => r,
         // The only failure is a --simulate beyond its limit: a usage error.
         Err(e) => return fail(common::EXIT_USAGE, e),

@@ -304,7 +304,7 @@ pub fn run(args: Args) -> ExitCode {
         seed,
     };
     // prwin's simulation can take seconds (many iterations or opponents): a spinner then.
-    let evaluation = crate::cmd::cards::with_progress(
+    let evaluation = crate::common::with_progress(
         || "evaluating (prwin simulation)".to_string(),
         || evaluate(program, state, &request),
     );
@@ -613,7 +613,7 @@ pub fn repl() -> ExitCode {
             seed,
             ..Request::default()
         };
-        let e = crate::cmd::cards::with_progress(
+        let e = crate::common::with_progress(
             || "evaluating (prwin)".to_string(),
             || evaluate(p, state, &request),
         );
