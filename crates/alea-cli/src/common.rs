@@ -125,44 +125,103 @@ macro_rules! out {
 /// before any parser sees them.
 pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
-/// Reads a program from `path`, or from stdin when `path` is `-`. The error message is ready to
-/// print (`cannot read FILE: …`, `FILE: not valid UTF-8 …`).
-pub fn read_source(path: &str) -> Result<SourceFile, String> {
-    let (name, bytes) = if path == "-" {
-        let mut buf = Vec::new();
-        io::stdin()
-            .lock()
-            .take(MAX_SOURCE_BYTES + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read <stdin>: {e}"))?;
-        ("<stdin>".to_string(), buf)
-    } else {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("cannot read {path}: {}", io_reason(&e)))?;
-        let mut buf = Vec::new();
-        file.take(MAX_SOURCE_BYTES + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read {path}: {}", io_reason(&e)))?;
-        (path.to_string(), buf)
-    };
-    if buf_too_big(&bytes) {
-        return Err(format!(
-            "{name}: input larger than {} MiB",
-            MAX_SOURCE_BYTES >> 20
-        ));
-    }
-    String::from_utf8(bytes)
-        .map(|text| SourceFile::new(name.clone(), text))
-        .map_err(|e| {
-            format!(
-                "{name}: not valid UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
-        })
+/// How [`read_file`] turns a file's bytes into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8, else an error naming the first invalid byte.
+    Utf8,
+    /// UTF-8, else every byte read as Latin-1 (Windows editors wrote OpenHoldem's bots in it),
+    /// so a stray byte is reported where it is, with line:col, by the language's own checks.
+    Utf8OrLatin1,
 }
 
-fn buf_too_big(bytes: &[u8]) -> bool {
-    bytes.len() as u64 > MAX_SOURCE_BYTES
+/// Why [`read_file`] gave no text; `Display` is the message ready to print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    Io {
+        /// The path (`<stdin>` for `-`).
+        path: String,
+        /// The OS's reason, without "(os error N)".
+        reason: String,
+    },
+    /// More than the limit of bytes.
+    TooLarge {
+        /// The path (`<stdin>` for `-`).
+        name: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Not UTF-8 (with [`Encoding::Utf8`]).
+    NotUtf8 {
+        /// The path (`<stdin>` for `-`).
+        name: String,
+        /// The offset of the first invalid byte.
+        offset: usize,
+    },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            ReadError::TooLarge { name, limit } => {
+                write!(f, "{name}: input larger than {} MiB", limit >> 20)
+            }
+            ReadError::NotUtf8 { name, offset } => {
+                write!(
+                    f,
+                    "{name}: not valid UTF-8 (invalid byte at offset {offset})"
+                )
+            }
+        }
+    }
+}
+
+/// The one file reader of the CLI: `path`, or stdin when `path` is `-` (named `<stdin>`), at
+/// most `limit` bytes (more is an error, read no further than one byte past it), as text by
+/// `encoding`.
+pub fn read_file(path: &str, encoding: Encoding, limit: u64) -> Result<SourceFile, ReadError> {
+    let mut bytes = Vec::new();
+    let name = if path == "-" { "<stdin>" } else { path };
+    let io_error = |e: io::Error| ReadError::Io {
+        path: name.to_string(),
+        reason: io_reason(&e),
+    };
+    if path == "-" {
+        io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+            .map_err(io_error)?;
+    }
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            name: name.to_string(),
+            limit,
+        });
+    }
+    let text = match (String::from_utf8(bytes), encoding) {
+        (Ok(text), _) => text,
+        (Err(e), Encoding::Utf8OrLatin1) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+        (Err(e), Encoding::Utf8) => {
+            return Err(ReadError::NotUtf8 {
+                name: name.to_string(),
+                offset: e.utf8_error().valid_up_to(),
+            });
+        }
+    };
+    Ok(SourceFile::new(name, text))
+}
+
+/// Reads a program as UTF-8 with [`read_file`] and the CLI's size limit; the error is the
+/// message ready to print (`cannot read FILE: …`, `FILE: not valid UTF-8 …`).
+pub fn read_source(path: &str) -> Result<SourceFile, String> {
+    read_file(path, Encoding::Utf8, MAX_SOURCE_BYTES).map_err(|e| e.to_string())
 }
 
 /// The OS error without Rust's "(os error N)" suffix.

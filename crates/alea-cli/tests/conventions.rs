@@ -225,3 +225,60 @@ fn a_missing_outside_program_skips_locally_and_fails_under_ci() {
         "CI=true must fail when a program is missing"
     );
 }
+
+#[test]
+fn one_file_reader_for_every_command() {
+    // common::read_file: the same "cannot read PATH: reason" everywhere (the drop-in dicelab
+    // keeps 0.7's own message), UTF-8 errors with the byte offset, and Latin-1 read as such
+    // for OpenHoldem's bots, in the profile loader and in `upgrade` alike.
+    for args in [
+        &["dice", "-f", "/nonexistent/x.dl"][..],
+        &["ez", "/nonexistent/x.ez"],
+        &["holdem", "/nonexistent/x.ohf"],
+        &["holdem", "upgrade", "/nonexistent/x.ohf"],
+        &["blackjack", "-f", "/nonexistent/x.bj"],
+    ] {
+        let r = alea(args).run();
+        assert_eq!(r.code, 1, "alea {args:?}: {}", r.stderr);
+        let path = args.last().unwrap();
+        assert!(
+            r.stderr
+                .contains(&format!("cannot read {path}: No such file or directory")),
+            "alea {args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = dicelab(&["-f", "/nonexistent/x.dl", "-c"]).run();
+    assert!(
+        r.stderr
+            .contains("Could not open file \"/nonexistent/x.dl\": No such file or directory"),
+        "{}",
+        r.stderr
+    );
+    let dir = std::env::temp_dir().join(format!("alea-reader-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let latin1 = dir.join("old.ohf");
+    std::fs::write(&latin1, b"##f$a##\n// caf\xe9\n1 + 1\n").unwrap();
+    let up = alea(&["holdem".as_ref(), "upgrade".as_ref(), latin1.as_os_str()]).run();
+    assert_eq!(up.code, 0, "{}", up.stderr);
+    assert!(up.stdout.contains("// café"), "{}", up.stdout);
+    let run = alea(&[
+        "holdem".as_ref(),
+        latin1.as_os_str(),
+        "--function".as_ref(),
+        "f$a".as_ref(),
+    ])
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bad = dir.join("bad.ez");
+    std::fs::write(&bad, b"1 + \xff").unwrap();
+    let ez = alea(&["ez".as_ref(), bad.as_os_str()]).run();
+    assert_eq!(ez.code, 1);
+    assert!(
+        ez.stderr
+            .contains("not valid UTF-8 (invalid byte at offset 4)"),
+        "{}",
+        ez.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

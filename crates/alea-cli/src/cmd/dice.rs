@@ -15,7 +15,7 @@ use alea_dicelab::{Histogram, Modes, Report, Session, SessionOptions, Statement}
 #[path = "dice_report.rs"]
 mod report;
 pub use report::{Analysis, TableStyle};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 /// `dicelab -v`.
@@ -233,49 +233,13 @@ pub fn eval_lines(h: &Histogram) -> String {
 
 /// Reads the whole program: the `-f` file, or stdin. 0.7's message for a missing file.
 fn read_input(file: Option<&str>) -> Result<SourceFile, String> {
-    match file {
-        Some(path) => {
-            let mut bytes = Vec::new();
-            let opened = std::fs::File::open(path);
-            let read = opened.and_then(|f| {
-                f.take(common::MAX_SOURCE_BYTES + 1)
-                    .read_to_end(&mut bytes)
-                    .map(|_| ())
-            });
-            if let Err(e) = read {
-                let msg = e.to_string();
-                let reason = msg.split(" (os error").next().unwrap_or(&msg);
-                return Err(format!("Could not open file \"{path}\": {reason}"));
-            }
-            to_source(path, bytes)
+    let path = file.unwrap_or("-");
+    common::read_file(path, common::Encoding::Utf8, common::MAX_SOURCE_BYTES).map_err(|e| match e {
+        common::ReadError::Io { reason, .. } if file.is_some() => {
+            format!("Could not open file \"{path}\": {reason}")
         }
-        None => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .lock()
-                .take(common::MAX_SOURCE_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read <stdin>: {e}"))?;
-            to_source("<stdin>", bytes)
-        }
-    }
-}
-
-fn to_source(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
-    if bytes.len() as u64 > common::MAX_SOURCE_BYTES {
-        return Err(format!(
-            "{name}: input larger than {} MiB",
-            common::MAX_SOURCE_BYTES >> 20
-        ));
-    }
-    String::from_utf8(bytes)
-        .map(|text| SourceFile::new(name, text))
-        .map_err(|e| {
-            format!(
-                "{name}: not valid UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
-        })
+        e => e.to_string(),
+    })
 }
 
 /// Runs the `dicelab` binary with parsed options; returns the exit status.

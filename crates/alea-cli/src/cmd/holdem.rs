@@ -10,7 +10,7 @@ use alea_openholdem::{
     TraceLine, bit_pattern, compile_expr, compile_file, compile_profile, evaluate, format_value,
 };
 use serde_json::{Value, json};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Largest formula or state file read (users keep 20 MB formula files).
@@ -95,38 +95,10 @@ fn apply_set(state: Option<&mut TableState>, set: &[String]) -> Result<(), Strin
     Ok(())
 }
 
-/// Reads a formula or state file. Text that is not UTF-8 is read as Latin-1 (Windows editors
-/// wrote OpenHoldem's bots in it), so a stray byte is reported where it is, with line:col.
-fn read_file(path: &str) -> Result<SourceFile, String> {
-    let mut bytes = Vec::new();
-    let reason = |e: io::Error| {
-        let s = e.to_string();
-        let s = s.split(" (os error").next().unwrap_or("").to_string();
-        format!("cannot read {path}: {s}")
-    };
-    if path == "-" {
-        io::stdin()
-            .lock()
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(reason)?;
-    } else {
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(reason)?;
-    }
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{path}: file larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        ));
-    }
-    let name = if path == "-" { "<stdin>" } else { path };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
-    };
-    Ok(SourceFile::new(name, text))
+/// Reads a formula or state file (text that is not UTF-8 is read as Latin-1, as old bots are).
+pub(crate) fn read_file(path: &str) -> Result<SourceFile, String> {
+    crate::common::read_file(path, crate::common::Encoding::Utf8OrLatin1, MAX_FILE_BYTES)
+        .map_err(|e| e.to_string())
 }
 
 /// The files of a profile: each argument, a directory standing for its `.ohf` files (any

@@ -11,21 +11,15 @@ pub fn run(args: &[String]) -> ExitCode {
             "alea holdem upgrade: give one formula file (the result goes to stdout)",
         );
     };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            let s = e.to_string();
-            let s = s.split(" (os error").next().unwrap_or("");
-            eprintln!("alea holdem upgrade: cannot read {path}: {s}");
+    let file = match crate::cmd::holdem::read_file(path) {
+        Ok(f) => f,
+        Err(message) => {
+            eprintln!("alea holdem upgrade: {message}");
             return crate::common::failed();
         }
     };
-    // Old bots are often Latin-1: read bytes that are not UTF-8 as Latin-1.
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
-    };
-    let u = alea_openholdem::upgrade(&text);
+    let text = file.text();
+    let u = alea_openholdem::upgrade(text);
     let mut err = io::stderr().lock();
     for (line, what) in &u.changes {
         let _ = writeln!(err, "{path}:{line}: {what}");
