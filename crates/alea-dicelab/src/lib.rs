@@ -22,6 +22,18 @@
 //! );
 //! ```
 //!
+//! The common job in one call, [`run`]: a program's text to one [`Report`] per statement
+//! (here the exact distribution, dicelab's default mode, and P(2d6 ≥ 10) = 1/6):
+//!
+//! ```
+//! use alea_dicelab::{Outcome, SessionOptions};
+//! let reports = alea_dicelab::run("<expr>", "sum(2#d6)", SessionOptions::default(), 0).unwrap();
+//! let summary = reports[0].summary().unwrap();
+//! let ten = summary.rows().find(|r| r.outcome == Outcome::Value(10)).unwrap();
+//! assert_eq!(ten.at_least.unwrap().to_string(), "1/6");
+//! assert_eq!(summary.moments().unwrap().mean.to_f64(), 7.0);
+//! ```
+//!
 //! Deeply nested programs (up to [`MAX_DEPTH`]) need a deep stack for parsing, evaluation and
 //! dropping; run such work inside [`with_big_stack`].
 #![forbid(unsafe_code)]
@@ -41,6 +53,7 @@ mod tree;
 
 pub use alea_core::Diagnostic;
 pub use ast::{Expr, ExprKind, Program, Statement};
+pub use calc::Outcome;
 pub use eval::{Histogram, TASK_ROLLS, eval};
 pub use lexer::{Lexer, Token, TokenKind, split_statements};
 pub use parser::{MAX_DEPTH, MAX_NODES};
@@ -52,6 +65,26 @@ pub use tree::{print_tree, print_tree_bounded};
 
 use alea_core::SourceFile;
 use std::ops::Range;
+
+/// Parses `text` (named `name` in diagnostics) and runs every statement in a new
+/// [`Session`] seeded with `seed`, in the modes of `options`: the common job in one call.
+/// `Err` holds the syntax errors (nothing runs, dicelab.md §2); a runtime error is in its
+/// statement's [`Report`]. Runs on a big stack ([`with_big_stack`]) for deep programs.
+pub fn run(
+    name: &str,
+    text: &str,
+    options: SessionOptions,
+    seed: u64,
+) -> Result<Vec<Report>, Vec<Diagnostic>> {
+    let file = SourceFile::new(name, text);
+    with_big_stack(move || {
+        let (program, errors) = parse(&file);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Session::new(options, seed).run_program(&program))
+    })
+}
 
 /// Parses and resolves a whole program (dicelab.md §2). The program holds the well-formed
 /// statements; a non-empty diagnostic list means the input has syntax errors (and, per the
