@@ -107,15 +107,17 @@ pub fn describe_decision(value: f64) -> String {
     )
 }
 
-/// Parses the body `file.text()[start..end]`.
+/// Parses the body `file.text()[start..end]`. `Err` is the error that ends the function;
+/// `side` receives warnings, and errors after which parsing goes on as OpenHoldem 14 does (a
+/// wrongly cased action: reported, then read as the action), so one rule can report several.
 pub(crate) fn parse_function_body(
     file: &SourceFile,
     start: usize,
     end: usize,
     ast: &mut Ast,
-    warnings: &mut Vec<Diagnostic>,
+    side: &mut Vec<Diagnostic>,
 ) -> Result<Body, Diagnostic> {
-    let tokens = lex_with_warnings(file.text(), start, end, warnings)?;
+    let tokens = lex_with_warnings(file.text(), start, end, side)?;
     let mut p = Parser::new(file, ast, "end of function");
     if tokens[0].tok != Tok::Kw(Kw::When) {
         let (root, stop) = p.expression(&tokens, 0)?;
@@ -127,6 +129,7 @@ pub(crate) fn parse_function_body(
         p,
         file,
         tokens: &tokens,
+        side,
     }
     .rules()
     .map(Body::Rules)
@@ -136,6 +139,7 @@ struct RuleParser<'a, 't> {
     p: Parser<'a>,
     file: &'a SourceFile,
     tokens: &'t [Token],
+    side: &'t mut Vec<Diagnostic>,
 }
 
 impl RuleParser<'_, '_> {
@@ -229,13 +233,16 @@ impl RuleParser<'_, '_> {
             return Err(self.missing_action(i, when));
         };
         if spelled != word {
-            // CTokenizer::CheckTokenForOpenPPLAction: actions are case-sensitive.
-            return Err(self
+            // CTokenizer::CheckTokenForOpenPPLAction: actions are case-sensitive; OH 14 reports
+            // the spelling and goes on with the token read as the action, so the rest of the
+            // rule is checked too (a missing FORCE after it is a second error).
+            let d = self
                 .error(
                     i,
                     format!("action '{word}' is spelled '{spelled}' in OpenPPL"),
                 )
-                .with_help(format!("write '{spelled}'")));
+                .with_help(format!("write '{spelled}'"));
+            self.side.push(d);
         }
         let node = self.p.ast().push(crate::ast::Expr::Ident, t.span, t.span);
         if canonical != spelled {
@@ -335,7 +342,16 @@ mod tests {
     fn parse(text: &str) -> Result<Body, String> {
         let f = SourceFile::new("t.ohf", text);
         let mut ast = Ast::default();
-        parse_function_body(&f, 0, text.len(), &mut ast, &mut Vec::new()).map_err(|d| d.message)
+        let mut side = Vec::new();
+        let parsed = parse_function_body(&f, 0, text.len(), &mut ast, &mut side);
+        // The first error, whether parsing went on after it or not.
+        match side
+            .into_iter()
+            .find(|d| d.severity == alea_core::Severity::Error)
+        {
+            Some(d) => Err(d.message),
+            None => parsed.map_err(|d| d.message),
+        }
     }
 
     #[test]
@@ -356,6 +372,26 @@ mod tests {
             parse("WHEN a SET user_x WHEN b Allin FORCE"),
             Ok(Body::Rules(_))
         ));
+    }
+
+    #[test]
+    fn a_wrongly_cased_action_is_reported_and_the_rule_still_checked() {
+        // CTokenizer::CheckTokenForOpenPPLAction reports the case and reads the action, so
+        // CFormulaParser then also reports the missing FORCE (OpenPPL's Error_16 test file).
+        let text = "WHEN a RAISEMAX FOOORCE";
+        let f = SourceFile::new("t.ohf", text);
+        let mut ast = Ast::default();
+        let mut side = Vec::new();
+        let fatal = parse_function_body(&f, 0, text.len(), &mut ast, &mut side).unwrap_err();
+        assert_eq!(side.len(), 1);
+        assert_eq!(
+            side[0].message,
+            "action 'RAISEMAX' is spelled 'RaiseMax' in OpenPPL"
+        );
+        assert_eq!(
+            fatal.message,
+            "missing keyword FORCE after RaiseMax, found 'FOOORCE'"
+        );
     }
 
     #[test]

@@ -159,10 +159,14 @@ impl Builder<'_> {
                 f.root = None;
                 f.rules.clear();
                 let (start, end) = (s.body.start as usize, s.body.end as usize);
-                let mut warnings = Vec::new();
-                let parsed = parse_function_body(file, start, end, &mut self.ast, &mut warnings);
-                for w in warnings {
-                    self.lint_warning(file_index, w);
+                let mut side = Vec::new();
+                let parsed = parse_function_body(file, start, end, &mut self.ast, &mut side);
+                for d in side {
+                    if d.severity == alea_core::Severity::Error {
+                        self.error(file_index, d);
+                    } else {
+                        self.lint_warning(file_index, d);
+                    }
                 }
                 match parsed {
                     Ok(Body::Empty) => {}
