@@ -47,6 +47,11 @@ impl fmt::Display for PreviewError {
 
 impl std::error::Error for PreviewError {}
 
+/// Dealer outcomes one preview law may enumerate: a history with R rolls has up to
+/// 1 + h + … + h^(R−1) draw sequences per state (h cards in the history), so TGM2's 2401
+/// histories times ten deals would run for minutes; past this the law is refused at once.
+pub const PREVIEW_WORK_BUDGET: u64 = 200_000;
+
 /// The law over card-level states (with whether `first` is still to come).
 type StateLaw = HashMap<(Key, bool), Ratio>;
 
@@ -109,12 +114,23 @@ pub fn preview_law(
         })
     };
     // One deal: the law of the next state, keeping only `keep` names; the names' masses.
+    let work = std::cell::Cell::new(0u64);
     let deal =
         |law: &StateLaw, keep: Option<u16>| -> Result<(StateLaw, Vec<Ratio>), PreviewError> {
             let mut next = StateLaw::new();
             let mut by_name = vec![Ratio::zero(); names.len()];
             for ((key, first), p) in law {
-                for o in outcomes(spec, key, *first) {
+                let outs = outcomes(spec, key, *first);
+                work.set(work.get() + outs.len() as u64);
+                if work.get() > PREVIEW_WORK_BUDGET {
+                    return Err(PreviewError::Exact(ExactError::TooLarge {
+                        what: format!(
+                            "the preview law (more than {PREVIEW_WORK_BUDGET} dealer outcomes)"
+                        ),
+                        hint: "show fewer pieces or ask for fewer --ahead deals".into(),
+                    }));
+                }
+                for o in outs {
                     let name = spec.cards[o.card as usize];
                     let q = p * &o.prob;
                     by_name[name as usize] = &by_name[name as usize] + &q;

@@ -121,6 +121,10 @@ fn refusals() {
     );
     let e = preview_law(&spec("bag of A,B,C,D,E,F,G,H,I,J,K,L"), &[], 6, 100).unwrap_err();
     assert!(matches!(e, PreviewError::Exact(ref x) if x.code() == "X01"));
+    // Many history states times every roll sequence: refused by the work budget, not run
+    // for minutes.
+    let e = preview_law(&spec("tgm2"), &["I", "J", "L", "T"], 10, 100_000).unwrap_err();
+    assert!(matches!(e, PreviewError::Exact(ref x) if x.code() == "X03"));
     // An impossible preview has probability zero and no law.
     let l = law("7bag", &["I", "I"], 1);
     assert!(l.probability_shown.is_zero() && l.next.is_empty());
