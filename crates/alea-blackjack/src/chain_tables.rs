@@ -341,7 +341,17 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
     let mut pieces = Vec::new();
     // Runs of every piece, for the mixed same-piece run law.
     let mut all_runs: Vec<(Ratio, Vec<Ratio>)> = Vec::new();
+    // Pieces not asked for only contribute their runs to the mixed run law.
+    let runs_only = ExactTableOptions {
+        drought_to: 0,
+        game_length: 0,
+        game_drought: 1,
+        ..opts.clone()
+    };
     for (i, name) in names.iter().enumerate() {
+        if !wanted(i) && opts.runs_to == 0 {
+            continue;
+        }
         let pc = match source {
             Source::Spec(spec) => piece_chain(
                 &Model::for_spec(spec, i as u16),
@@ -359,7 +369,7 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
                 piece_chain(&model, None, &opts.exact, &mut cache)?
             }
         };
-        let t = piece_tables(name, &pc, opts);
+        let t = piece_tables(name, &pc, if wanted(i) { opts } else { &runs_only });
         all_runs.push((t.run_start.clone(), t.runs.clone()));
         if wanted(i) {
             pieces.push(t);
