@@ -345,6 +345,14 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The error of a symbol read without a table state (run with only formulas).
+    fn needs_state(&self, name: &str, pc: u32) -> Fail {
+        let d = Diagnostic::error(format!(
+            "symbol '{name}' needs a table state (--state FILE.json)"
+        ));
+        self.located(pc, d)
+    }
+
     fn located(&self, pc: u32, diagnostic: Diagnostic) -> Fail {
         let mut node = self
             .node_table()
@@ -905,10 +913,7 @@ impl<'p> Machine<'p> {
             return Ok(if p == Prefix::Log { 1.0 } else { 0.0 });
         }
         let Some(provider) = &self.provider else {
-            let d = Diagnostic::error(format!(
-                "symbol '{name}' needs a table state (--state FILE.json)"
-            ));
-            return Err(self.located(pc, d));
+            return Err(self.needs_state(name, pc));
         };
         if let Some(v) = provider.given(name) {
             return Ok(v);

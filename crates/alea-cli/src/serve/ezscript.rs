@@ -187,14 +187,7 @@ pub fn clock(input: &Value) -> Value {
         .collect();
     let content = frames.first().map(|f| f["text"].clone());
     let firings: Vec<Value> = report.firings.iter().map(|f| f.to_json()).collect();
-    let alert_errors: Vec<Value> = report
-        .errors
-        .iter()
-        .map(|e| {
-            json!({"alert": e.alert, "field": e.field, "tick": e.tick,
-                   "message": e.diagnostic.message})
-        })
-        .collect();
+    let alert_errors = alert_errors_json(&report.errors);
     json!({"ok": true, "seconds": seconds, "locale": session.locale(),
            "time_zone": session.time_zone(), "content": content, "frames": frames,
            "firings": firings,
@@ -297,15 +290,19 @@ pub fn clock_view(input: &Value) -> Value {
         .filter(|f| f.tick > since)
         .map(|f| f.to_json())
         .collect();
-    let alert_errors: Vec<Value> = report
-        .errors
+    let alert_errors = alert_errors_json(&report.errors);
+    json!({"ok": true, "locale": session.locale(), "time_zone": session.time_zone(),
+           "from": elapsed, "to": to, "frames": frames, "firings": firings,
+           "alert_errors": alert_errors, "out_of_steps": report.out_of_steps})
+}
+
+/// The alerts' failures of a simulation, as the answers list them.
+fn alert_errors_json(errors: &[alea_ezhost::AlertError]) -> Vec<Value> {
+    errors
         .iter()
         .map(|e| {
             json!({"alert": e.alert, "field": e.field, "tick": e.tick,
                    "message": e.diagnostic.message})
         })
-        .collect();
-    json!({"ok": true, "locale": session.locale(), "time_zone": session.time_zone(),
-           "from": elapsed, "to": to, "frames": frames, "firings": firings,
-           "alert_errors": alert_errors, "out_of_steps": report.out_of_steps})
+        .collect()
 }

@@ -12,10 +12,7 @@ impl Machine<'_> {
     /// payouts (`prizes`: the `f$icm_prizeN` values, NaN where the profile has none).
     pub(super) fn compute_icm(&mut self, name: &str, pc: u32, prizes: &[f64]) -> Result<f64, Fail> {
         let Some(provider) = &self.provider else {
-            let d = Diagnostic::error(format!(
-                "symbol '{name}' needs a table state (--state FILE.json)"
-            ));
-            return Err(self.located(pc, d));
+            return Err(self.needs_state(name, pc));
         };
         if let Some(v) = provider.given(name) {
             return Ok(v);
