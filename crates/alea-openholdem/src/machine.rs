@@ -403,12 +403,7 @@ impl<'p> Machine<'p> {
             format!(" in {fname}")
         };
         let msg = format!("division by zero{place} (divisor '{divisor}' is 0); result -1");
-        if self.options.strict {
-            return Err(self.located(pc, Diagnostic::error(msg)));
-        }
-        let w = self.located(pc, Diagnostic::warning(msg));
-        self.warnings.push(*w);
-        Ok(())
+        self.warn_or_fail(pc, msg)
     }
 
     fn exec<const TRACE: bool>(&mut self, f: u32, base: u32) -> Result<f64, Fail> {

@@ -5,9 +5,19 @@
 use super::{Fail, Machine, PrwinReport};
 use crate::cards;
 use crate::symbols::Symbol;
-use alea_core::Diagnostic;
 
 impl Machine<'_> {
+    /// The one rule for what a run tolerates (a default value, a capped count, a division by
+    /// zero): an error at `pc` with `--strict`, else a warning there and the run goes on.
+    pub(super) fn warn_or_fail(&mut self, pc: u32, msg: String) -> Result<(), Fail> {
+        if self.options.strict {
+            return Err(self.located(pc, alea_core::Diagnostic::error(msg)));
+        }
+        let w = self.located(pc, alea_core::Diagnostic::warning(msg));
+        self.warnings.push(*w);
+        Ok(())
+    }
+
     /// An ICM symbol: the state's value if it gives one, else computed from the stacks and the
     /// payouts (`prizes`: the `f$icm_prizeN` values, NaN where the profile has none).
     pub(super) fn compute_icm(&mut self, name: &str, pc: u32, prizes: &[f64]) -> Result<f64, Fail> {
@@ -19,14 +29,7 @@ impl Machine<'_> {
         }
         match provider.icm_value(name, prizes) {
             Ok(v) => Ok(v),
-            Err(msg) => {
-                if self.options.strict {
-                    return Err(self.located(pc, Diagnostic::error(msg)));
-                }
-                let w = self.located(pc, Diagnostic::warning(msg));
-                self.warnings.push(*w);
-                Ok(0.0)
-            }
+            Err(msg) => self.warn_or_fail(pc, msg).map(|()| 0.0),
         }
     }
 
@@ -43,14 +46,7 @@ impl Machine<'_> {
         let eval = self.evaluator.clone();
         match crate::catalog_eval::catalog_symbol(provider.as_ref(), eval.as_ref(), sym, name) {
             Ok(v) => Ok(v),
-            Err((default, msg)) => {
-                if self.options.strict {
-                    return Err(self.located(pc, Diagnostic::error(msg)));
-                }
-                let w = self.located(pc, Diagnostic::warning(msg));
-                self.warnings.push(*w);
-                Ok(default)
-            }
+            Err((default, msg)) => self.warn_or_fail(pc, msg).map(|()| default),
         }
     }
 }
@@ -80,11 +76,7 @@ impl Machine<'_> {
         };
         if iterations <= 0.0 {
             let msg = format!("prwin with {iterations} iterations: prwin, prtie and prlos are 0");
-            if self.options.strict {
-                return Err(self.located(pc, Diagnostic::error(msg)));
-            }
-            let w = self.located(pc, Diagnostic::warning(msg));
-            self.warnings.push(*w);
+            self.warn_or_fail(pc, msg)?;
         }
         let cap = self
             .options
@@ -94,11 +86,7 @@ impl Machine<'_> {
             }) as f64;
         if iterations > cap {
             let msg = format!("prwin with {iterations} iterations: capped at {cap}");
-            if self.options.strict {
-                return Err(self.located(pc, Diagnostic::error(msg)));
-            }
-            let w = self.located(pc, Diagnostic::warning(msg));
-            self.warnings.push(*w);
+            self.warn_or_fail(pc, msg)?;
         }
         let iterations = iterations.clamp(0.0, cap) as u64;
         let equity = match (hole, iterations) {
