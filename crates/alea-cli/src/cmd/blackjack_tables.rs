@@ -2,7 +2,7 @@
 //! tables ([`alea_blackjack::ExactTables`]) and counted tables
 //! ([`alea_blackjack::StreamTables`]). Nothing is computed here.
 
-use super::{Args, Failure, check_piece, exact_failure, plain_failure};
+use super::{Args, Failure, check_piece, exact_failure, json_f64, json_str, plain_failure};
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
     ExactError, ExactOptions, ExactTables, Fallback, Prob, Ratio, Source, StreamTables,
@@ -10,14 +10,6 @@ use alea_blackjack::{
 };
 use alea_core::Diagnostic;
 use std::io::{self, Write};
-
-fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
-}
-
-fn json_f64(x: f64) -> String {
-    serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
-}
 
 fn fractions(v: &[Ratio]) -> String {
     let items: Vec<String> = v
