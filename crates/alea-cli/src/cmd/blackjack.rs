@@ -702,11 +702,17 @@ fn piece_series(a: &Analysis) -> Vec<(String, Vec<f64>)> {
 
 /// Gap laws as an SVG line chart (alea-plot), one line per series, to the longest law.
 fn gap_chart(title: &str, lines: &[(String, Vec<f64>)]) -> String {
+    line_chart(title, "gap (pieces dealt in between)", "probability", lines)
+}
+
+/// An SVG line chart (alea-plot), one line per series, to the longest series (0 past a
+/// series' end).
+fn line_chart(title: &str, x_label: &str, y_label: &str, lines: &[(String, Vec<f64>)]) -> String {
     let longest = lines.iter().map(|l| l.1.len()).max().unwrap_or(1).max(1);
     alea_plot::Chart {
         title: title.to_string(),
-        x_label: "gap (pieces dealt in between)".into(),
-        y_label: "probability".into(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
         kind: alea_plot::ChartKind::Lines,
         categories: (0..longest).map(|g| g.to_string()).collect(),
         series: lines
@@ -723,7 +729,12 @@ fn gap_chart(title: &str, lines: &[(String, Vec<f64>)]) -> String {
 }
 
 fn write_plot(path: &PathBuf, title: &str, lines: &[(String, Vec<f64>)]) -> Result<(), Failure> {
-    std::fs::write(path, gap_chart(title, lines)).map_err(|e| {
+    write_svg(path, &gap_chart(title, lines))
+}
+
+/// Writes a chart to `--plot PATH` (status 1 when it cannot).
+fn write_svg(path: &PathBuf, svg: &str) -> Result<(), Failure> {
+    std::fs::write(path, svg).map_err(|e| {
         plain_failure(
             EXIT_FAILED,
             None,

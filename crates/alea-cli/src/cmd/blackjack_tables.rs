@@ -2,7 +2,10 @@
 //! tables ([`alea_blackjack::ExactTables`]) and counted tables
 //! ([`alea_blackjack::StreamTables`]). Nothing is computed here.
 
-use super::{Args, Failure, check_piece, exact_failure, json_f64, json_str, plain_failure};
+use super::{
+    Args, Failure, check_piece, exact_failure, json_f64, json_str, line_chart, plain_failure,
+    write_svg,
+};
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
     ExactError, ExactOptions, ExactTables, Fallback, Prob, Ratio, Source, StreamTables,
@@ -123,25 +126,22 @@ pub(super) fn exact_text(
 
 /// The exact drought curves, P(gap ≥ k) per piece, as an SVG chart (alea-plot).
 pub(super) fn drought_svg(t: &ExactTables) -> String {
-    let longest = t.pieces.iter().map(|p| p.drought.len()).max().unwrap_or(1);
-    alea_plot::Chart {
-        title: format!("drought: {}", t.label),
-        x_label: "k (deals without the piece)".into(),
-        y_label: "P(gap ≥ k)".into(),
-        kind: alea_plot::ChartKind::Lines,
-        categories: (0..longest).map(|k| k.to_string()).collect(),
-        series: t
-            .pieces
-            .iter()
-            .map(|p| alea_plot::Series {
-                name: p.piece.clone(),
-                values: (0..longest)
-                    .map(|k| p.drought.get(k).map_or(0.0, Ratio::to_f64))
-                    .collect(),
-            })
-            .collect(),
-    }
-    .to_svg()
+    let lines: Vec<(String, Vec<f64>)> = t
+        .pieces
+        .iter()
+        .map(|p| {
+            (
+                p.piece.clone(),
+                p.drought.iter().map(Ratio::to_f64).collect(),
+            )
+        })
+        .collect();
+    line_chart(
+        &format!("drought: {}", t.label),
+        "k (deals without the piece)",
+        "P(gap ≥ k)",
+        &lines,
+    )
 }
 
 /// A probability in ten columns: six decimals, or four significant digits when tiny.
@@ -369,13 +369,7 @@ pub(super) fn run(
             alea_blackjack::exact_tables(target, &exact_opts)
         };
         if let (Some(path), Ok(t)) = (&args.plot, &exact) {
-            std::fs::write(path, drought_svg(t)).map_err(|e| {
-                plain_failure(
-                    EXIT_FAILED,
-                    None,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            })?;
+            write_svg(path, &drought_svg(t))?;
         }
         let opts = alea_blackjack::TableOptions {
             deals: args.n.unwrap_or(1_000_000),
