@@ -7,8 +7,6 @@ use crate::prefix::Scripted;
 use crate::randomizer::Dealer;
 use crate::spec::{Core, Spec};
 use alea_prob::Ratio;
-use num_bigint::BigUint;
-use num_traits::One;
 
 /// The card-level key of a dealer state: the cards left in a bag (as a set) after the count
 /// dealt, the history's cards, or the sequence position.
@@ -60,20 +58,11 @@ pub(crate) fn concrete_outcomes(spec: &Spec, key: &Key) -> Vec<CardOutcome> {
         let mut d = start.clone();
         let mut draw = Scripted::new(&script);
         let card = d.deal(spec, &mut draw);
-        if let Some(n) = draw.branch {
-            for c in (0..n).rev() {
-                let mut s = script.clone();
-                s.push(c);
-                stack.push(s);
-            }
+        if draw.branch_into(&mut stack) {
             continue;
         }
-        let den = draw
-            .ranges
-            .iter()
-            .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
         out.push(CardOutcome {
-            prob: Ratio::new(BigUint::one(), den),
+            prob: draw.probability(),
             card,
             from_history: rolls && in_history(&start, card),
             next: concrete_key(&d),

@@ -30,6 +30,29 @@ impl<'a> Scripted<'a> {
             branch: None,
         }
     }
+
+    /// When the run stopped at a draw past the script, pushes the script extended by each of
+    /// that draw's answers (answer 0 on top, so explored first) and returns true.
+    pub(crate) fn branch_into(&self, stack: &mut Vec<Vec<u64>>) -> bool {
+        let Some(n) = self.branch else {
+            return false;
+        };
+        for c in (0..n).rev() {
+            let mut s = self.script.to_vec();
+            s.push(c);
+            stack.push(s);
+        }
+        true
+    }
+
+    /// The probability of a finished run: one over the product of the answered ranges.
+    pub(crate) fn probability(&self) -> Ratio {
+        let den = self
+            .ranges
+            .iter()
+            .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
+        Ratio::new(BigUint::one(), den)
+    }
 }
 
 impl Draw for Scripted<'_> {
@@ -70,19 +93,10 @@ pub fn prefix_law(spec: &Spec, deals: usize) -> Option<Vec<(Vec<Piece>, Ratio)>>
                 break;
             }
         }
-        if let Some(n) = d.branch {
-            for c in (0..n).rev() {
-                let mut s = script.clone();
-                s.push(c);
-                stack.push(s);
-            }
+        if d.branch_into(&mut stack) {
             continue;
         }
-        let den = d
-            .ranges
-            .iter()
-            .fold(BigUint::one(), |a, &n| a * BigUint::from(n));
-        let p = Ratio::new(BigUint::one(), den);
+        let p = d.probability();
         let slot = law.entry(out).or_insert_with(Ratio::zero);
         *slot = &*slot + &p;
     }
