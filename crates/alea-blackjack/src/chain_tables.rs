@@ -55,6 +55,19 @@ impl Default for ExactTableOptions {
     }
 }
 
+impl ExactTableOptions {
+    /// The same options asking only for the flood table (no drought or game iteration), for
+    /// chains that only feed a run law.
+    fn runs_only(&self) -> ExactTableOptions {
+        ExactTableOptions {
+            drought_to: 0,
+            game_length: 0,
+            game_drought: 1,
+            ..self.clone()
+        }
+    }
+}
+
 /// The exact tables of one piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceTables {
@@ -342,12 +355,7 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
     // Runs of every piece, for the mixed same-piece run law.
     let mut all_runs: Vec<(Ratio, Vec<Ratio>)> = Vec::new();
     // Pieces not asked for only contribute their runs to the mixed run law.
-    let runs_only = ExactTableOptions {
-        drought_to: 0,
-        game_length: 0,
-        game_drought: 1,
-        ..opts.clone()
-    };
+    let runs_only = opts.runs_only();
     for (i, name) in names.iter().enumerate() {
         if !wanted(i) && opts.runs_to == 0 {
             continue;
@@ -486,13 +494,7 @@ fn set_run_law(
         &opts.exact,
         &mut cache,
     )?;
-    let only_runs = ExactTableOptions {
-        drought_to: 0,
-        game_length: 0,
-        game_drought: 1,
-        ..opts.clone()
-    };
-    Ok(Some(piece_tables("", &pc, &only_runs).runs))
+    Ok(Some(piece_tables("", &pc, &opts.runs_only()).runs))
 }
 
 /// P(gap ≥ k) of each piece (or of one), with how it was obtained.
