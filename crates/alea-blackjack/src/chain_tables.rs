@@ -287,23 +287,17 @@ fn game_drought(pc: &PieceChain, w: &Weighted, n: u64, k: u64) -> Ratio {
     let size = pc.chain.keys.len();
     let slot = |s: usize, wait: u64| s * k as usize + wait as usize;
     let mut made = 0;
-    // The start's probabilities are all 1 or 1/|F|.
-    let den = pc
-        .start
-        .iter()
-        .fold(BigUint::one(), |a, (p, ..)| a.lcm(p.denom()));
-    let mut law = Law {
-        num: vec![BigUint::zero(); size * k as usize],
-        den: den.clone(),
-    };
+    let mut start = vec![Ratio::zero(); size * k as usize];
     for (p, deals, wait, s) in &pc.start {
         made = *deals;
         if *wait >= k {
             hit = &hit + p;
         } else {
-            law.num[slot(*s, *wait)] += p.numer() * (&den / p.denom());
+            let i = slot(*s, *wait);
+            start[i] = &start[i] + p;
         }
     }
+    let mut law = Law::from_ratios(&start);
     for _ in made..n {
         let mut num = vec![BigUint::zero(); law.num.len()];
         let mut done = BigUint::zero();
