@@ -26,8 +26,6 @@
 
 mod support;
 
-use std::fmt::Write as _;
-
 const REFERENCE: &str = "/usr/bin/dicelab";
 /// A statement between programs: its output starts a line no generated program prints.
 const MARKER: &str = "987654321";
@@ -596,6 +594,12 @@ fn run(reference: bool, flag: &str, input: &str) -> Out {
     }
 }
 
+/// A batch's input: the programs separated by marker statements, so program i is on line
+/// 2i + 1 and its output is the i-th of [`chunks`].
+fn batch_input(batch: &[String]) -> String {
+    batch.join(&format!(";\n{MARKER};\n")) + "\n"
+}
+
 /// Splits a batch's stdout at the marker statements: one chunk per program.
 fn chunks(stdout: &str, n: usize) -> Option<Vec<String>> {
     let mut out = vec![String::new()];
@@ -737,14 +741,7 @@ fn differential(flag: &str, programs: &[String]) -> (Vec<String>, Vec<(&'static 
     let mut failures = Vec::new();
     let mut classes: Vec<(&'static str, usize)> = Vec::new();
     for batch in programs.chunks(BATCH) {
-        let mut input = String::new();
-        for (i, p) in batch.iter().enumerate() {
-            if i > 0 {
-                let _ = write!(input, ";\n{MARKER};\n");
-            }
-            input.push_str(p);
-        }
-        input.push('\n');
+        let input = batch_input(batch);
         let ours = run(false, flag, &input);
         let theirs = run(true, flag, &input);
         let (a, b) = (
@@ -844,7 +841,7 @@ fn alea_by_program(flag: &[&str], input: &str, n: usize) -> Vec<(String, Option<
         let Some(l) = rest.split(':').next().and_then(|l| l.parse::<usize>().ok()) else {
             continue;
         };
-        // Program i is on line 2i + 1 (a marker line between two programs).
+        // Program i is on line 2i + 1 (`batch_input`).
         if l % 2 == 1 && l / 2 < n && errors[l / 2].is_none() {
             errors[l / 2] = Some(line.to_string());
         }
@@ -861,7 +858,7 @@ fn runtime_errors_are_the_same_in_every_mode() {
     let mut failing = 0;
     let mut problems = Vec::new();
     for batch in programs.chunks(100) {
-        let input = batch.join(&format!(";\n{MARKER};\n")) + "\n";
+        let input = batch_input(batch);
         let roll = alea_by_program(&["-r"], &input, batch.len());
         let calc = alea_by_program(&["-c"], &input, batch.len());
         let eval = alea_by_program(&["-e", "-n", "3", "--seed", "1"], &input, batch.len());
@@ -938,7 +935,7 @@ fn calc_fails_whenever_some_roll_fails() {
     let mut failing = 0;
     let mut problems = Vec::new();
     for batch in programs.chunks(100) {
-        let input = batch.join(&format!(";\n{MARKER};\n")) + "\n";
+        let input = batch_input(batch);
         let calc = alea_by_program(&["-c"], &input, batch.len());
         for seed in ["1", "2", "3"] {
             let roll = alea_by_program(&["-r", "--seed", seed], &input, batch.len());
