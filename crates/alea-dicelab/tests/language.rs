@@ -158,7 +158,13 @@ fn deep_nesting_is_an_error_not_a_crash() {
         let text = format!("{}3#d6", "sum ".repeat(9_990));
         let (p, d) = parse(&SourceFile::new("<deep>", text));
         assert!(d.is_empty());
-        assert_eq!(roll_all(&p, 0).len(), 1);
+        // The roll succeeds with one sum of three dice (a length check alone would hold
+        // for an error too).
+        let rolled = roll_all(&p, 0);
+        assert!(
+            matches!(rolled.as_slice(), [Ok(v)] if v.len() == 1 && (3..=18).contains(&v[0])),
+            "{rolled:?}"
+        );
         let r = alea_dicelab::calc::calculate(&p.statements[0], &Default::default())
             .expect("a sum of three dice");
         assert_eq!(r.distribution().len(), 16);
