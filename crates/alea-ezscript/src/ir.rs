@@ -14,8 +14,9 @@ use std::sync::Arc;
 pub type Name = Arc<str>;
 
 /// The one table of step costs (spec §11). Fused and folded nodes pay the sum of the costs
-/// of the nodes they stand for; the evaluator takes [`Node::cost`] and the loops' `pass_cost`,
-/// never a number of its own.
+/// of the nodes they stand for; the evaluator takes [`Node::cost`], the loops' `pass_cost`
+/// and, where no node is run, these constants themselves (a `for … in` item's `PASS`, the
+/// right-hand `NODE` of a [`StmtKind::NumUpdate`]), never a number of its own.
 pub mod cost {
     /// One evaluated expression node.
     pub const NODE: u32 = 1;
