@@ -343,15 +343,7 @@ fn run_inner(args: Args) -> Result<(), Failure> {
                 args.json,
             )
         };
-        return match result.and_then(|()| out.flush()) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            Err(e) => Err(plain_failure(
-                EXIT_FAILED,
-                None,
-                format!("cannot write output: {e}"),
-            )),
-        };
+        return finish(result, &mut out);
     }
     let tail = Ratio::parse(&args.tail)
         .filter(|t| !t.is_zero() && *t < Ratio::one())
@@ -461,9 +453,14 @@ fn run_inner(args: Args) -> Result<(), Failure> {
             deal(&mut out, target, seed, args.n.unwrap_or(28), args.json)
         }
     };
-    match io_result.and_then(|()| out.flush()) {
+    finish(io_result, &mut out)
+}
+
+/// The end of every output mode: flush, and report a write failure (status 1) except a
+/// closed pipe (`alea blackjack … | head`), which is not an error.
+fn finish(result: io::Result<()>, out: &mut dyn Write) -> Result<(), Failure> {
+    match result.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
-        // `alea blackjack … | head` closes the pipe: not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(plain_failure(
             EXIT_FAILED,
@@ -481,8 +478,7 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
             } else {
                 writeln!(out, "{s}")
             };
-            r.and_then(|()| out.flush())
-                .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")))
+            finish(r, out)
         }
         Source::Builtin(n) => Err(plain_failure(
             EXIT_USAGE,

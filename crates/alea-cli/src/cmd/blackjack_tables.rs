@@ -3,8 +3,8 @@
 //! ([`alea_blackjack::StreamTables`]). Nothing is computed here.
 
 use super::{
-    Args, Failure, check_piece, exact_failure, json_f64, json_str, line_chart, plain_failure,
-    write_svg,
+    Args, Failure, check_piece, exact_failure, finish, json_f64, json_str, line_chart,
+    plain_failure, write_svg,
 };
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
@@ -376,9 +376,8 @@ pub(super) fn run(
             ..Default::default()
         };
         let t = alea_blackjack::stream_tables(|s| target.randomizer(s), seed, &opts);
-        return print_tables(out, &target.label(), seed, &opts, &exact, &t, args.json)
-            .and_then(|()| out.flush())
-            .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
+        let r = print_tables(out, &target.label(), seed, &opts, &exact, &t, args.json);
+        return finish(r, out);
     }
     if args.preview.is_some() || args.early.is_some() {
         let Some(spec) = target.spec() else {
@@ -407,9 +406,8 @@ pub(super) fn run(
                     alea_blackjack::PreviewError::Exact(e) => exact_failure(&e),
                 },
             )?;
-        return preview(out, &target.label(), &l, args.json)
-            .and_then(|()| out.flush())
-            .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
+        let r = preview(out, &target.label(), &l, args.json);
+        return finish(r, out);
     }
     if let Some(k) = args.gap_at_least {
         check_piece(target, args.piece.as_deref())?;
@@ -433,9 +431,8 @@ pub(super) fn run(
             report_seed();
         }
         let (rows, simulated) = (g.rows, g.simulated);
-        return gap_at_least(out, &target.label(), k, &rows, simulated, args.json)
-            .and_then(|()| out.flush())
-            .map_err(|e| plain_failure(EXIT_FAILED, None, format!("cannot write output: {e}")));
+        let r = gap_at_least(out, &target.label(), k, &rows, simulated, args.json);
+        return finish(r, out);
     }
     unreachable!("called for a table mode only")
 }
