@@ -143,3 +143,26 @@ fn pools_too_big_to_enumerate_are_computed() {
         "{fast}"
     );
 }
+
+#[test]
+fn every_spelling_of_the_family_is_computed_from_the_counts() {
+    // The pairs of `shadowing_and_other_shapes_still_agree` prove the spellings right on
+    // small pools, where the general path would agree even if the counts per face were not
+    // used. On 40 dice only the counts per face can answer: each spelling must succeed where
+    // its `(x,())` twin (the general path) exceeds its budget.
+    for body in [
+        "sum (high 2 (foreach y in 1..6 do count (==y X)))",
+        "sum (drop low 2 (foreach y in 1..6 do count (==y X)))",
+        "high 1 (foreach y in 0..6 do y*10 + count (==y X))",
+        "count >1 (foreach y in (1,1,2,6,9) do (count (==y X), y))",
+        "if (foreach y in 1..3 do >9 count (==y X)) then 1 else 2",
+    ] {
+        let fast = format!("let x = 40#d6 in {}", body.replace('X', "x"));
+        let slow = format!("let x = 40#d6 in {}", body.replace('X', "(x,())"));
+        assert!(run(&fast).is_ok(), "{fast}: {:?}", run(&fast));
+        assert!(
+            run(&slow).is_err(),
+            "{slow} no longer needs the counts per face"
+        );
+    }
+}
