@@ -4,7 +4,7 @@
 
 use crate::fields::{Budget, Hooks};
 use crate::host::StateHost;
-use crate::session::Session;
+use crate::session::{CompiledField, Session, run_field};
 use alea_core::Diagnostic;
 use alea_ezscript::{Env, Program, Template, Value, with_stack};
 use alea_tournament::{Field, Simulation, local_time_text};
@@ -191,23 +191,20 @@ impl Session {
     fn simulate_here(&self, seconds: u64, content: Option<&ContentFields<'_>>) -> SimulationReport {
         let mut report = SimulationReport::default();
         let content_kind = crate::Kind::Content;
+        // Compiled once, run at every rendered tick (like the alerts below).
+        let compiled: Vec<(&str, CompiledField)> = content.map_or_else(Vec::new, |c| {
+            c.fields
+                .iter()
+                .map(|&(source, template)| (source, CompiledField::new(source, template)))
+                .collect()
+        });
         let render = |tick: u64, state: &std::sync::Arc<alea_tournament::State>| {
-            content.map(|c| {
+            content.map(|_| {
                 let fuel = self.fuel(content_kind);
-                let texts: Vec<String> = c
-                    .fields
+                let texts: Vec<String> = compiled
                     .iter()
-                    .map(|&(source, template)| {
-                        crate::session::eval_field(
-                            state,
-                            None,
-                            &self.format,
-                            content_kind,
-                            source,
-                            template,
-                            fuel,
-                        )
-                        .text
+                    .map(|(source, field)| {
+                        run_field(state, None, &self.format, content_kind, source, field, fuel).text
                     })
                     .collect();
                 let clock = &state.tournament().clock;

@@ -468,6 +468,36 @@ pub(crate) fn eval_field(
     template: bool,
     fuel: u64,
 ) -> Outcome {
+    let compiled = CompiledField::new(src, template);
+    run_field(state, snapshot, format, kind, src, &compiled, fuel)
+}
+
+/// A field compiled once, to run at many ticks (the clock's content fields).
+pub(crate) enum CompiledField {
+    Template(Template),
+    Script(Result<Program, Vec<Diagnostic>>),
+}
+
+impl CompiledField {
+    pub(crate) fn new(src: &str, template: bool) -> CompiledField {
+        if template {
+            CompiledField::Template(Template::compile(src))
+        } else {
+            CompiledField::Script(Program::compile(src))
+        }
+    }
+}
+
+/// Runs field `src`, compiled as `compiled` (see [`eval_field`]).
+pub(crate) fn run_field(
+    state: &Arc<State>,
+    snapshot: Option<&Arc<State>>,
+    format: &LocaleFormat,
+    kind: Kind,
+    src: &str,
+    compiled: &CompiledField,
+    fuel: u64,
+) -> Outcome {
     let mut host = StateHost::new(state.clone(), kind.field(), format.locale_tag());
     if let Some(prev) = snapshot {
         host = host.with_snapshot(prev.clone());
@@ -478,26 +508,28 @@ pub(crate) fn eval_field(
         fuel,
         ..Env::default()
     };
-    if template {
-        let t = Template::compile(src);
-        let out = t.render(&env);
-        let ranges = insertion_ranges(src);
-        let errors: Vec<ScriptError> = out
-            .errors
-            .into_iter()
-            .map(|d| ScriptError {
-                insertion: d.span.and_then(|s| insertion_of(&ranges, s)),
-                diagnostic: d,
-            })
-            .collect();
-        return Outcome {
-            kind,
-            ok: errors.is_empty(),
-            value: serde_json::Value::String(out.text.clone()),
-            text: out.text,
-            errors,
-        };
-    }
+    let program = match compiled {
+        CompiledField::Script(p) => p,
+        CompiledField::Template(t) => {
+            let out = t.render(&env);
+            let ranges = insertion_ranges(src);
+            let errors: Vec<ScriptError> = out
+                .errors
+                .into_iter()
+                .map(|d| ScriptError {
+                    insertion: d.span.and_then(|s| insertion_of(&ranges, s)),
+                    diagnostic: d,
+                })
+                .collect();
+            return Outcome {
+                kind,
+                ok: errors.is_empty(),
+                value: serde_json::Value::String(out.text.clone()),
+                text: out.text,
+                errors,
+            };
+        }
+    };
     let is_bool_kind = matches!(kind, Kind::Condition | Kind::Alert);
     if is_bool_kind && src.trim().is_empty() {
         // An empty condition is true; an empty alert condition never fires.
@@ -510,8 +542,10 @@ pub(crate) fn eval_field(
             errors: vec![],
         };
     }
-    let result = Program::compile(src)
-        .and_then(|p| p.run_display(&env).map_err(|e| vec![e.to_diagnostic()]));
+    let result = match program {
+        Ok(p) => p.run_display(&env).map_err(|e| vec![e.to_diagnostic()]),
+        Err(ds) => Err(ds.clone()),
+    };
     let errors = |ds: Vec<Diagnostic>| -> Vec<ScriptError> {
         ds.into_iter()
             .map(|diagnostic| ScriptError {
