@@ -184,7 +184,7 @@ impl Session {
             report.tree = Some(print_tree(&statement.expr));
         }
         if modes.roll {
-            match self.roller.roll(statement, &mut self.rng) {
+            match self.roll(statement) {
                 Ok(v) => report.roll = Some(v),
                 Err(d) => {
                     report.error = Some((Mode::Roll, d));
@@ -193,23 +193,40 @@ impl Session {
             }
         }
         if modes.calc {
-            match calc::calculate(statement, &self.options.calc) {
+            match self.calc(statement) {
                 Ok(r) => report.calc = Some(r),
                 Err(d) => {
-                    report.error = Some((Mode::Calc, Box::new(d)));
+                    report.error = Some((Mode::Calc, d));
                     return report;
                 }
             }
         }
         if modes.eval {
-            let seed = self.rng.next_u64();
-            let rolls = self.options.rolls.clamp(1, MAX_EVAL_ROLLS);
-            match eval(statement, rolls, seed) {
+            match self.eval(statement) {
                 Ok(h) => report.eval = Some(h),
                 Err(d) => report.error = Some((Mode::Eval, d)),
             }
         }
         report
+    }
+
+    /// The roll mode alone: one roll from the session's stream, or its error (for front ends
+    /// that run one mode and want its result without a [`Report`] to take apart).
+    pub fn roll(&mut self, statement: &Statement) -> Result<Vec<i32>, Box<Diagnostic>> {
+        self.roller.roll(statement, &mut self.rng)
+    }
+
+    /// The calc mode alone: the exact distribution, or its error.
+    pub fn calc(&self, statement: &Statement) -> Result<CalcResult, Box<Diagnostic>> {
+        calc::calculate(statement, &self.options.calc).map_err(Box::new)
+    }
+
+    /// The eval mode alone: a histogram of [`SessionOptions::rolls`] rolls seeded by one
+    /// draw from the session's stream, or its error.
+    pub fn eval(&mut self, statement: &Statement) -> Result<Histogram, Box<Diagnostic>> {
+        let seed = self.rng.next_u64();
+        let rolls = self.options.rolls.clamp(1, MAX_EVAL_ROLLS);
+        eval(statement, rolls, seed)
     }
 }
 

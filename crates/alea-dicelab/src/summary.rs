@@ -135,7 +135,7 @@ impl Summary {
 
     /// Mean and variance conditional on a numeric result; `None` when every outcome is `()`.
     pub fn moments(&self) -> Option<Moments> {
-        self.dist.moments(|o| o.value().map(i64::from))
+        moments(&self.dist)
     }
 
     /// The smallest and largest values; `None` when every outcome is `()`.
@@ -195,6 +195,95 @@ impl Summary {
             }
         }
         last
+    }
+}
+
+/// Mean and variance of the numeric outcomes: the one implementation behind
+/// [`Summary::moments`], [`CalcResult::moments`] and both JSON lines.
+pub(crate) fn moments(dist: &Dist<Outcome>) -> Option<Moments> {
+    dist.moments(|o| o.value().map(i64::from))
+}
+
+/// What a JSON line adds to the outcomes and moments.
+pub(crate) enum JsonExtra<'a> {
+    /// calc: the `exact` fraction of each outcome (when asked) and the truncated mass.
+    Exact { exact: bool, truncated: &'a Ratio },
+    /// eval: the roll count and each outcome's count.
+    Sampled(&'a Histogram),
+}
+
+/// The JSON line of `alea dice --json` (dicelab.md §8), without the newline, for calc and
+/// eval alike: keys `program`, (`rolls`), `outcomes` (`value` null for `()`, (`count`),
+/// `probability` as the nearest f64 of the exact ratio, (`exact`)), `mean`, `sd`,
+/// (`truncated_mass`). Front ends print it; none divides counts itself.
+pub(crate) fn json_line(program: &str, dist: &Dist<Outcome>, extra: JsonExtra<'_>) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("{\"program\":");
+    out.push_str(&json_string(program.trim()));
+    if let JsonExtra::Sampled(h) = &extra {
+        let _ = write!(out, ",\"rolls\":{}", h.rolls);
+    }
+    out.push_str(",\"outcomes\":[");
+    let total = dist.total();
+    for (i, (o, w)) in dist.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let p = Ratio::from_weights(w, total);
+        let value = o.value().map_or("null".to_string(), |v| v.to_string());
+        let _ = write!(out, "{{\"value\":{value}");
+        if let JsonExtra::Sampled(h) = &extra {
+            let count = match o {
+                Outcome::Empty => h.empty,
+                Outcome::Value(v) => h.counts.get(v).copied().unwrap_or(0),
+            };
+            let _ = write!(out, ",\"count\":{count}");
+        }
+        let _ = write!(out, ",\"probability\":{}", json_f64(p.to_f64()));
+        if let JsonExtra::Exact { exact: true, .. } = &extra {
+            let _ = write!(out, ",\"exact\":{}", json_string(&p.to_string()));
+        }
+        out.push('}');
+    }
+    out.push_str("],");
+    match moments(dist) {
+        Some(m) => {
+            let _ = write!(
+                out,
+                "\"mean\":{},\"sd\":{}",
+                json_f64(m.mean.to_f64()),
+                json_f64(m.sd())
+            );
+        }
+        None => out.push_str("\"mean\":null,\"sd\":null"),
+    }
+    if let JsonExtra::Exact { truncated, .. } = &extra {
+        let _ = write!(out, ",\"truncated_mass\":{}", json_f64(truncated.to_f64()));
+    }
+    out.push('}');
+    out
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("strings serialise")
+}
+
+fn json_f64(x: f64) -> String {
+    // NaN and infinities cannot occur (probabilities and moments of finite weights), but a
+    // JSON line must stay valid whatever happens.
+    serde_json::to_string(&x).unwrap_or_else(|_| "null".to_string())
+}
+
+impl Histogram {
+    /// The JSON line of `alea dice --json -e` (dicelab.md §8), without the newline: keys
+    /// `program`, `rolls`, `outcomes` (`value` null for `()`, `count`, `probability`),
+    /// `mean`, `sd`, all read through the same [`Summary`] as the table.
+    pub fn to_json(&self, program: &str) -> String {
+        json_line(
+            program,
+            Summary::sampled(self).distribution(),
+            JsonExtra::Sampled(self),
+        )
     }
 }
 

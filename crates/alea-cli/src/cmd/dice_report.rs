@@ -39,10 +39,15 @@ pub struct Analysis {
     pub summary: Summary,
     /// The `while` threshold in force.
     pub threshold: f32,
-    /// The exact result (calc), for its JSON line.
-    calc: Option<CalcResult>,
-    /// The histogram (eval), for its JSON line.
-    histogram: Option<Histogram>,
+    /// The library result the JSON line is read from.
+    source: Source,
+}
+
+/// Where an [`Analysis`] came from: exactly one of calc's result or eval's histogram.
+#[derive(Clone, Debug)]
+enum Source {
+    Exact(CalcResult),
+    Sampled(Histogram),
 }
 
 impl Analysis {
@@ -52,8 +57,7 @@ impl Analysis {
             program: program.to_string(),
             summary: result.summary(),
             threshold,
-            calc: Some(result),
-            histogram: None,
+            source: Source::Exact(result),
         }
     }
 
@@ -63,8 +67,7 @@ impl Analysis {
             program: program.to_string(),
             summary: Summary::sampled(&h),
             threshold: 0.0,
-            calc: None,
-            histogram: Some(h),
+            source: Source::Sampled(h),
         }
     }
 
@@ -174,45 +177,11 @@ impl Analysis {
 
     /// The JSON line (dicelab.md §8), without the newline.
     pub fn json(&self, exact: bool) -> String {
-        if let Some(r) = &self.calc {
-            return r.to_json(&self.program, exact);
+        // The library writes both lines; this module divides no counts itself.
+        match &self.source {
+            Source::Exact(r) => r.to_json(&self.program, exact),
+            Source::Sampled(h) => h.to_json(&self.program),
         }
-        let Some(h) = &self.histogram else {
-            return String::new();
-        };
-        let n = h.rolls as f64;
-        let mut s = format!(
-            "{{\"program\":{},\"rolls\":{},\"outcomes\":[",
-            json_str(&self.program),
-            h.rolls
-        );
-        let rows = (h.empty > 0)
-            .then_some(("null".to_string(), h.empty))
-            .into_iter()
-            .chain(h.counts.iter().map(|(v, c)| (v.to_string(), *c)));
-        for (i, (v, c)) in rows.enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{{\"value\":{v},\"count\":{c},\"probability\":{}}}",
-                json_f64(c as f64 / n)
-            );
-        }
-        s.push_str("],");
-        match self.moments() {
-            Some(m) => {
-                let _ = write!(
-                    s,
-                    "\"mean\":{},\"sd\":{}}}",
-                    json_f64(m.mean.to_f64()),
-                    json_f64(m.sd())
-                );
-            }
-            None => s.push_str("\"mean\":null,\"sd\":null}"),
-        }
-        s
     }
 
     /// The chart series of this distribution.
@@ -337,14 +306,6 @@ fn bar(p: f64, p_max: f64, style: &TableStyle) -> String {
         s.push(char::from_u32(0x2590 - (eighths % 8) as u32).unwrap_or('#'));
     }
     s
-}
-
-fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
-}
-
-fn json_f64(x: f64) -> String {
-    serde_json::to_string(&x).unwrap_or_else(|_| "null".into())
 }
 
 #[cfg(test)]

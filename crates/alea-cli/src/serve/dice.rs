@@ -81,7 +81,7 @@ pub fn calc(input: &Value) -> Value {
         max_steps: budget::DICE_CALC_STEPS,
         max_outcomes: budget::DICE_CALC_OUTCOMES,
     };
-    let mut session = Session::new(
+    let session = Session::new(
         SessionOptions {
             modes: Modes::CALC,
             calc: options,
@@ -105,9 +105,9 @@ pub fn calc(input: &Value) -> Value {
         let mut errors = Vec::new();
         for s in &program.statements {
             let label = statement_text(&file, s);
-            let report = session.run(s);
-            match (report.diagnostic(), report.summary()) {
-                (None, Some(summary)) => {
+            match session.calc(s) {
+                Ok(result) => {
+                    let summary = result.summary();
                     let probs: Vec<(Outcome, f64)> = summary
                         .rows()
                         .map(|r| (r.outcome, r.probability.to_f64()))
@@ -115,8 +115,7 @@ pub fn calc(input: &Value) -> Value {
                     statements.push(distribution_json(&label, &summary));
                     series.push((label, probs));
                 }
-                (Some(d), _) => errors.push(api::diagnostic(&file, d)),
-                (None, None) => unreachable!("calc mode gives a distribution or an error"),
+                Err(d) => errors.push(api::diagnostic(&file, &d)),
             }
         }
         all_ok &= errors.is_empty();
@@ -244,9 +243,8 @@ pub fn roll(input: &Value) -> Value {
     for s in &program.statements {
         let mut rolls = Vec::new();
         for _ in 0..times {
-            let report = session.run(s);
-            match (report.roll, report.error) {
-                (Some(v), None) => {
+            match session.roll(s) {
+                Ok(v) => {
                     // Checked before the value is kept, so an answer never holds more than
                     // the budget (plus the one roll being looked at).
                     kept = kept.saturating_add(v.len());
@@ -263,11 +261,10 @@ pub fn roll(input: &Value) -> Value {
                     }
                     rolls.push(v)
                 }
-                (_, Some((_, d))) => {
+                Err(d) => {
                     return json!({"ok": false, "seed": seed,
                                   "errors": [api::diagnostic(&file, &d)]});
                 }
-                (None, None) => unreachable!("roll mode gives values or an error"),
             }
         }
         statements.push(json!({"text": statement_text(&file, s), "rolls": rolls}));
@@ -299,9 +296,8 @@ pub fn eval(input: &Value) -> Value {
     let mut session = Session::new(options, seed);
     let mut statements = Vec::new();
     for s in &program.statements {
-        let report = session.run(s);
-        match (report.eval, report.error) {
-            (Some(h), None) => {
+        match session.eval(s) {
+            Ok(h) => {
                 // The library's reading of the histogram (as for calc), formatted here.
                 let listed = budget::LISTED_OUTCOMES + usize::from(h.empty > 0);
                 let outcomes: Vec<Value> = Summary::sampled(&h)
@@ -314,10 +310,9 @@ pub fn eval(input: &Value) -> Value {
                 statements.push(json!({"text": statement_text(&file, s), "rolls": h.rolls,
                                        "outcomes": outcomes}));
             }
-            (_, Some((_, d))) => {
+            Err(d) => {
                 return json!({"ok": false, "errors": [api::diagnostic(&file, &d)]});
             }
-            (None, None) => unreachable!("eval mode gives a histogram or an error"),
         }
     }
     json!({"ok": true, "statements": statements, "errors": []})

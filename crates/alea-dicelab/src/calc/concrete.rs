@@ -46,7 +46,7 @@ fn too_long(e: &Expr, len: usize) -> R<()> {
     Ok(())
 }
 
-impl Calc {
+impl Calc<'_> {
     /// Charges the steps of handling `n` values (a list built, copied, sorted or scanned), so
     /// that big lists inside loops (`foreach y in 1..1000 do count (1..10000000)`) run out of
     /// steps instead of running for minutes.

@@ -49,7 +49,7 @@ pub(crate) enum Repr {
     Pool(LazyPool),
 }
 
-pub(crate) struct Calc {
+pub(crate) struct Calc<'a> {
     pub budget: Budget,
     pub binding_order: BindingOrder,
     pub threshold: f32,
@@ -58,6 +58,8 @@ pub(crate) struct Calc {
     pub deterministic: std::collections::HashSet<usize>,
     /// Distributions computed elsewhere for these nodes (by node key), see `faces.rs`.
     pub overrides: HashMap<usize, Dist<Val>>,
+    /// The `let`s read through counts per face, planned once before evaluation.
+    pub faces: faces::Plan<'a>,
 }
 
 pub(crate) type R<T> = Result<T, Box<Diagnostic>>;
@@ -100,7 +102,7 @@ fn sorted(mut v: Vec<i32>, ordered: bool) -> Vec<i32> {
     v
 }
 
-impl Calc {
+impl Calc<'_> {
     /// The distribution of `e`'s value (materialising a lazy pool).
     pub(crate) fn dist(&mut self, e: &Expr, ordered: bool) -> R<Dist<Val>> {
         match self.eval(e, ordered)? {
@@ -320,13 +322,13 @@ impl Calc {
                     Ok(with_cut(&branches[&taken], cut))
                 })?
             }
-            Let { var, value, body } => {
+            Let { value, body, .. } => {
                 let value_ordered = self
                     .binding_order
                     .get(&node_key(e))
                     .copied()
                     .unwrap_or(true);
-                let faces = faces::recognise(body, var.slot, ordered, &self.deterministic);
+                let faces = self.faces.get(&(node_key(e), ordered)).cloned();
                 let v = match faces {
                     Some(f) if !value_ordered => match self.eval(value, false)? {
                         // x seen only through `==y x` in one foreach: counts per face.

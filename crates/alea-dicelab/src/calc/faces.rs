@@ -20,9 +20,33 @@ use super::marks::node_key;
 use super::pool::LazyPool;
 use crate::ast::{Expr, ExprKind, Reorder, Selector};
 use alea_prob::Dist;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The plan of a statement: for each `let` (by node key) and evaluation mark (ordered or
+/// not), the counts-per-face reading of its body, when it has one.
+pub(crate) type Plan<'a> = HashMap<(usize, bool), FaceCounts<'a>>;
+
+/// The planning pass: recognises every `let` of the statement once, under both marks, before
+/// anything is evaluated (a `let` inside a loop is evaluated many times; its shape does not
+/// change). Iterative, since statements may nest thousands deep.
+pub(crate) fn plan<'a>(root: &'a Expr, deterministic: &HashSet<usize>) -> Plan<'a> {
+    let mut out = Plan::new();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Let { var, body, .. } = &e.kind {
+            for ordered in [false, true] {
+                if let Some(f) = recognise(body, var.slot, ordered, deterministic) {
+                    out.insert((node_key(e), ordered), f);
+                }
+            }
+        }
+        stack.extend(e.children());
+    }
+    out
+}
 
 /// A recognised body.
+#[derive(Clone)]
 pub(crate) struct FaceCounts<'a> {
     /// The node whose distribution is computed here: the foreach, or its keep parent.
     pub target: &'a Expr,
@@ -48,11 +72,11 @@ fn refs<'a>(e: &'a Expr, slot: u32, path: &mut Vec<&'a Expr>, out: &mut Vec<Vec<
 
 /// Recognises `body` (of a `let` whose variable has slot `let_slot`, evaluated under the mark
 /// `ordered`); `deterministic` holds the nodes without dice.
-pub(crate) fn recognise<'a>(
+fn recognise<'a>(
     body: &'a Expr,
     let_slot: u32,
     ordered: bool,
-    deterministic: &std::collections::HashSet<usize>,
+    deterministic: &HashSet<usize>,
 ) -> Option<FaceCounts<'a>> {
     let mut uses = Vec::new();
     refs(body, let_slot, &mut Vec::new(), &mut uses);
@@ -154,7 +178,7 @@ impl FaceCounts<'_> {
     /// the `let`'s, without `x`); `None` when the general path must decide (a keep count that
     /// is not a single non-negative value, whose error the filter reports, or a `while` cut
     /// inside D or G).
-    pub(crate) fn evaluate(&self, calc: &mut Calc, pool: &LazyPool) -> R<Option<Dist<Val>>> {
+    pub(crate) fn evaluate(&self, calc: &mut Calc<'_>, pool: &LazyPool) -> R<Option<Dist<Val>>> {
         let mut cut = false;
         let values = calc.concrete(self.list, &mut cut)?;
         let k = match self.keep {

@@ -118,7 +118,7 @@ impl CalcResult {
     /// Exact mean and variance of the value conditional on a numeric result; `None` when every
     /// outcome is `()`.
     pub fn moments(&self) -> Option<Moments> {
-        self.dist.moments(|o| o.value().map(i64::from))
+        crate::summary::moments(&self.dist)
     }
 
     /// The reading every front end displays: cumulative columns, percentiles, moments.
@@ -149,51 +149,15 @@ impl CalcResult {
     /// `program`, `outcomes` (`value` null for `()`, `probability`, and `exact` only when
     /// `exact`), `mean`, `sd`, `truncated_mass`.
     pub fn to_json(&self, program: &str, exact: bool) -> String {
-        let mut out = String::from("{\"program\":");
-        out.push_str(&json_string(program.trim()));
-        out.push_str(",\"outcomes\":[");
-        for (i, (o, p)) in self.outcomes().into_iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let value = o.value().map_or("null".to_string(), |v| v.to_string());
-            let _ = write!(
-                out,
-                "{{\"value\":{value},\"probability\":{}",
-                json_f64(p.to_f64())
-            );
-            if exact {
-                let _ = write!(out, ",\"exact\":{}", json_string(&p.to_string()));
-            }
-            out.push('}');
-        }
-        out.push_str("],");
-        match self.moments() {
-            Some(m) => {
-                let _ = write!(
-                    out,
-                    "\"mean\":{},\"sd\":{}",
-                    json_f64(m.mean.to_f64()),
-                    json_f64(m.sd())
-                );
-            }
-            None => out.push_str("\"mean\":null,\"sd\":null"),
-        }
-        let _ = write!(
-            out,
-            ",\"truncated_mass\":{}}}",
-            json_f64(self.truncated.to_f64())
-        );
-        out
+        crate::summary::json_line(
+            program,
+            &self.dist,
+            crate::summary::JsonExtra::Exact {
+                exact,
+                truncated: &self.truncated,
+            },
+        )
     }
-}
-
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).expect("strings serialise")
-}
-
-fn json_f64(x: f64) -> String {
-    serde_json::to_string(&x).expect("finite floats serialise")
 }
 
 /// The exact distribution of a statement's result (dicelab.md §5).
@@ -213,10 +177,12 @@ pub fn calculate_expr(
     span: Span,
     options: &CalcOptions,
 ) -> Result<CalcResult, Diagnostic> {
+    let deterministic = concrete::deterministic_nodes(expr);
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
         binding_order: marks::binding_order(expr),
-        deterministic: concrete::deterministic_nodes(expr),
+        faces: faces::plan(expr, &deterministic),
+        deterministic,
         overrides: std::collections::HashMap::new(),
         threshold: options.threshold,
         env: Vec::new(),

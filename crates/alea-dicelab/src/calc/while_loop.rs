@@ -92,7 +92,7 @@ fn children(pieces: Vec<(Val, Ratio)>, parent_acc: &[i32], ordered: bool) -> Vec
         .collect()
 }
 
-impl Calc {
+impl Calc<'_> {
     pub(crate) fn while_loop(
         &mut self,
         e: &Expr,
