@@ -3,7 +3,9 @@
 // Matrix and state-vector code reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]
 
-use crate::chain::{self, Chain, ChainError, Key, Model, components, has_cycle, stationary};
+use crate::chain::{self, Chain, ChainError, Key, Model, components, stationary};
+pub use crate::gaps::DEFAULT_MAX_WORK;
+use crate::gaps::{Budget, Start, Weighted, gap_law, gap_second_moment};
 use crate::presets::{Builtin, TETROMINOES, preset_spec};
 use crate::spec::{Core, Spec};
 use alea_prob::Ratio;
@@ -16,20 +18,6 @@ use std::fmt;
 /// Largest gap the distribution lists for unbounded gap laws (spec §7).
 pub const MAX_LISTED_GAP: u64 = 100_000;
 
-/// Work budget of all gap iterations of one analysis, in 64-bit limb multiplications; a larger
-/// job ends in [`ExactError::TooLarge`] instead of running for minutes.
-const GAP_WORK_BUDGET: u64 = 200_000_000;
-
-/// Budget of the listed fractions of one analysis, in 64-bit limbs (128 MiB).
-const GAP_STORE_BUDGET: u64 = 16 << 20;
-
-/// Work and memory spent so far by one analysis.
-#[derive(Default)]
-struct Budget {
-    work: u64,
-    stored: u64,
-}
-
 /// Options of [`exact`].
 #[derive(Clone, Debug)]
 pub struct ExactOptions {
@@ -40,6 +28,17 @@ pub struct ExactOptions {
     /// Largest recurrent class solved by exact elimination (default 1000): the work grows
     /// with its cube.
     pub max_solve: usize,
+    /// How many gaps each [`GapLaw`] lists: `None` (default) to the tail limit (spec §7);
+    /// `Some(k)` only P(gap = 0 … k−1), with P(gap ≥ k) as the exact tail. Listing is the
+    /// costly part when the probabilities have thousands of digits (many rolls), and the text
+    /// report needs none of it.
+    pub list_gaps: Option<u64>,
+    /// Whether to solve for E[gap²] (default true; only the variance columns need it).
+    pub second_moment: bool,
+    /// Work limit of listing one chain's gap law, in 64-bit limb multiplications (default
+    /// [`DEFAULT_MAX_WORK`], about a second); a larger list is refused before it starts,
+    /// naming the work it needs.
+    pub max_work: u64,
 }
 
 impl Default for ExactOptions {
@@ -48,6 +47,9 @@ impl Default for ExactOptions {
             tail: Ratio::from_u64(1, 1_000_000),
             max_states: 100_000,
             max_solve: 1000,
+            list_gaps: None,
+            second_moment: true,
+            max_work: DEFAULT_MAX_WORK,
         }
     }
 }
@@ -639,9 +641,23 @@ fn analyse(
             num: after_x,
             den: frequency.clone(),
         };
-        let mut law = gap_law(&chain, start, &l, &edge_w, &x_weight, &opts.tail, budget)?;
-        let p = Ratio::new(frequency.clone(), dl.clone());
-        law.second_moment = gap_second_moment(&chain, &weight, &p, opts.max_solve);
+        let weighted = Weighted {
+            chain: &chain,
+            l: &l,
+            edge_w: &edge_w,
+            x_weight: &x_weight,
+        };
+        let mut law = gap_law(
+            &weighted,
+            start,
+            &opts.tail,
+            opts.list_gaps,
+            opts.max_work,
+            budget,
+        )?;
+        if opts.second_moment {
+            law.second_moment = gap_second_moment(&weighted, &w, &d, &frequency, opts.max_solve);
+        }
         law
     };
     Ok(PieceResult {
@@ -651,141 +667,6 @@ fn analyse(
         gap,
         states: n,
     })
-}
-
-/// E[gap²] of the piece whose edges are `is_x`, from the long-run weights: with τ the number
-/// of other deals before the next X from a long-run state, P(τ = k) = p·P(gap ≥ k) (the deal
-/// before is an X exactly when the run of other deals starts there), so
-/// E[τ] = p·E[gap(gap+1)]/2 and, with Kac's E[gap] = 1/p − 1, E[gap²] = 2E[τ]/p − E[gap].
-/// E[τ] solves h = c + Q·h over the recurrent states (Q: their non-X moves).
-fn gap_second_moment(
-    chain: &Chain,
-    weight: &[Ratio],
-    p: &Ratio,
-    max_solve: usize,
-) -> Option<Ratio> {
-    let states: Vec<usize> = (0..chain.keys.len())
-        .filter(|&s| !weight[s].is_zero())
-        .collect();
-    if states.len() > max_solve || p.is_zero() {
-        return None;
-    }
-    let pos: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-    let size = states.len();
-    // Transposed, so that the row solver answers the column system.
-    let mut qt = vec![vec![Ratio::zero(); size]; size];
-    let mut c = vec![Ratio::zero(); size];
-    for (i, &s) in states.iter().enumerate() {
-        for e in chain.edges[s].iter().filter(|e| !e.is_x) {
-            let j = *pos.get(&e.to)?;
-            qt[j][i] = &qt[j][i] + &e.prob;
-            c[i] = &c[i] + &e.prob;
-        }
-    }
-    let h = chain::solve_row(qt, c).ok()?;
-    let tau = chain::sum(
-        states
-            .iter()
-            .zip(&h)
-            .map(|(&s, h)| &weight[s] * h)
-            .collect::<Vec<_>>()
-            .iter(),
-    );
-    let mean = &(&Ratio::one() / p) - &Ratio::one();
-    let twice = &(&tau + &tau) / p;
-    Some(&twice - &mean)
-}
-
-/// A law over states as integer numerators over one denominator.
-struct Start {
-    num: Vec<BigUint>,
-    den: BigUint,
-}
-
-/// First-passage iteration from the law of the state right after an X, with integer
-/// numerators over one common denominator per step (edge weights `edge_w` over `l`).
-fn gap_law(
-    chain: &Chain,
-    start: Start,
-    l: &BigUint,
-    edge_w: &[Vec<BigUint>],
-    x_weight: &[BigUint],
-    tail_limit: &Ratio,
-    budget: &mut Budget,
-) -> Result<GapLaw, ExactError> {
-    let n = chain.keys.len();
-    let support: Vec<usize> = (0..n).filter(|&s| !start.num[s].is_zero()).collect();
-    let unbounded = has_cycle(chain, &support, |e| !e.is_x);
-    let moves: Vec<Vec<(usize, &BigUint)>> = (0..n)
-        .map(|s| {
-            chain.edges[s]
-                .iter()
-                .zip(&edge_w[s])
-                .filter(|(e, _)| !e.is_x)
-                .map(|(e, w)| (e.to, w))
-                .collect()
-        })
-        .collect();
-    let Start { mut num, mut den } = start;
-    let mut distribution = Vec::new();
-    let l_limbs = l.bits() / 64 + 1;
-    let edge_count = moves.iter().map(Vec::len).sum::<usize>() as u64 + n as u64;
-    loop {
-        let g = distribution.len() as u64;
-        let hit = num
-            .iter()
-            .zip(x_weight)
-            .fold(BigUint::zero(), |a, (v, w)| a + v * w);
-        let step_den = &den * l;
-        distribution.push(Ratio::new(hit, step_den.clone()));
-        let mut next = vec![BigUint::zero(); n];
-        for s in 0..n {
-            if num[s].is_zero() {
-                continue;
-            }
-            for (to, w) in &moves[s] {
-                next[*to] += &num[s] * *w;
-            }
-        }
-        num = next;
-        den = step_den;
-        let left = num.iter().fold(BigUint::zero(), |a, v| a + v);
-        if left.is_zero() {
-            // Bounded: trim trailing zero probabilities (none are expected).
-            while distribution.len() > 1 && distribution.last().is_some_and(Ratio::is_zero) {
-                distribution.pop();
-            }
-            return Ok(GapLaw {
-                max_gap: Some(distribution.len() as u64 - 1),
-                distribution,
-                tail: Ratio::zero(),
-                second_moment: None,
-            });
-        }
-        if unbounded
-            && (&left * tail_limit.denom() <= tail_limit.numer() * &den || g >= MAX_LISTED_GAP)
-        {
-            return Ok(GapLaw {
-                max_gap: None,
-                distribution,
-                tail: Ratio::new(left, den),
-                second_moment: None,
-            });
-        }
-        let den_limbs = den.bits() / 64 + 1;
-        // Multiplications of the step, plus the quadratic gcd that reduces the listed fraction.
-        budget.work += edge_count * den_limbs * l_limbs + 4 * den_limbs * den_limbs;
-        budget.stored += den_limbs;
-        if budget.work > GAP_WORK_BUDGET || budget.stored > GAP_STORE_BUDGET {
-            return Err(ExactError::TooLarge {
-                what: format!(
-                    "the gap distribution (more than {} gaps listed so far)",
-                    distribution.len()
-                ),
-                hint: format!("raise --tail above {tail_limit} to list fewer gaps, or use --stats"),
-            });
-        }
-    }
 }
 
 impl ExactStats {

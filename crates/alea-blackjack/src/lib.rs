@@ -35,6 +35,7 @@ mod chain;
 mod chain_tables;
 mod concrete;
 mod exact;
+mod gaps;
 mod lexer;
 mod modular;
 mod parser;
@@ -58,8 +59,8 @@ pub use chain_tables::{
     gap_at_least, gap_at_least_or_simulate,
 };
 pub use exact::{
-    ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact, exact_preset,
-    exact_unreduced,
+    DEFAULT_MAX_WORK, ExactError, ExactOptions, ExactStats, GapLaw, MAX_LISTED_GAP, exact,
+    exact_preset, exact_unreduced,
 };
 pub use parser::MAX_COUNT;
 pub use prefix::{MAX_PREFIX_PATHS, prefix_law};

@@ -25,6 +25,25 @@ fn powmod(mut b: u64, mut e: u64, p: u64) -> u64 {
     r
 }
 
+/// `v mod p` for `p < 2^32` by one pass over the limbs in 32-bit halves, so that every step
+/// is a 64-bit division (num-bigint's `%` goes through general division).
+fn rem(v: &BigUint, p: u64) -> u64 {
+    v.iter_u64_digits().rev().fold(0u64, |r, d| {
+        let r = ((r << 32) | (d >> 32)) % p;
+        ((r << 32) | (d & 0xffff_ffff)) % p
+    })
+}
+
+/// `v mod p` in `[0, p)` for a signed `v`.
+fn rem_signed(v: &BigInt, p: u64) -> u64 {
+    let r = rem(v.magnitude(), p);
+    if v.sign() == num_bigint::Sign::Minus && r != 0 {
+        p - r
+    } else {
+        r
+    }
+}
+
 /// Deterministic Miller–Rabin for `n < 2^32` (bases 2, 7, 61).
 fn is_prime(n: u64) -> bool {
     if n < 2 {
@@ -102,22 +121,65 @@ fn solve_mod(mut m: Vec<Vec<u64>>, n: usize, p: u64) -> Option<Vec<u64>> {
 }
 
 /// The Cramer numerators `y_i = det(A) · x_i` of `A x = b` (`a` is `n × (n+1)`), exactly, up to
-/// a common sign. `None` when an entry does not fit in an `i64` (the caller then falls back to
-/// big-integer elimination) or the matrix is singular.
+/// a common sign. `None` when the matrix is singular.
 pub(crate) fn cramer_numerators(a: &[Vec<BigInt>], n: usize) -> Option<Vec<BigInt>> {
-    let small: Vec<Vec<i64>> = a
-        .iter()
-        .map(|r| r.iter().map(|v| v.to_i64()).collect::<Option<Vec<i64>>>())
-        .collect::<Option<_>>()?;
-    // Hadamard: |det| and every Cramer numerator are at most Π_j sqrt(|row_j|² + 1).
-    let mut log2_bound = 0.0f64;
-    for row in &small {
-        let norm2: f64 = row[..n]
+    cramer(a, n).map(|(_, y)| y)
+}
+
+/// `det(A)` and the Cramer numerators `det(A) · x_i` of `A x = b` (`a` is `n × (n+1)`),
+/// exactly, up to one common sign; `None` when `A` is singular. Entries of any size: each is
+/// reduced modulo each prime, so an entry of thousands of bits (n^R for many rolls) costs one
+/// division per prime instead of big-integer arithmetic inside the elimination.
+pub(crate) fn cramer(a: &[Vec<BigInt>], n: usize) -> Option<(BigInt, Vec<BigInt>)> {
+    let mut v = solve_crt(a, n, 0.0, |sol, _| sol.to_vec())?;
+    let y = v.split_off(1);
+    Some((v.pop()?, y))
+}
+
+/// `det(A)` and `Σ c_i · det(A) · x_i` for `A x = b`, up to one common sign: only these two
+/// are recombined from the residues, not every numerator (the costly part when the system
+/// needs thousands of primes).
+pub(crate) fn cramer_combination(
+    a: &[Vec<BigInt>],
+    n: usize,
+    c: &[BigUint],
+) -> Option<(BigInt, BigInt)> {
+    let total: BigUint = c.iter().sum();
+    let extra = total.bits() as f64 + 1.0;
+    let v = solve_crt(a, n, extra, |sol, p| {
+        let dot = c
             .iter()
-            .map(|&v| (v as f64) * (v as f64))
-            .sum::<f64>()
-            + 1.0;
-        log2_bound += 0.5 * norm2.log2();
+            .zip(&sol[1..])
+            .fold(0u64, |acc, (ci, &y)| (acc + mulmod(rem(ci, p), y, p)) % p);
+        vec![sol[0], dot]
+    })?;
+    Some((v[0].clone(), v[1].clone()))
+}
+
+/// Solves modulo enough primes for Hadamard's bound (plus `extra_bits` for what `pick` derives
+/// from each solution `[det, det·x_0, …]`) and recombines `pick`'s values by Chinese
+/// remaindering into the symmetric range. `None` when `A` is singular.
+fn solve_crt(
+    a: &[Vec<BigInt>],
+    n: usize,
+    extra_bits: f64,
+    pick: impl Fn(&[u64], u64) -> Vec<u64>,
+) -> Option<Vec<BigInt>> {
+    // Hadamard: |det| and every Cramer numerator are at most Π_j sqrt(|row_j|² + 1), with
+    // |row_j|² ≤ (n+1) · max² for the rows of big entries.
+    let mut log2_bound = extra_bits;
+    for row in a {
+        let small: Option<Vec<i64>> = row.iter().map(|v| v.to_i64()).collect();
+        log2_bound += match small {
+            Some(v) => {
+                let norm2: f64 = v.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>() + 1.0;
+                0.5 * norm2.log2()
+            }
+            None => {
+                let bits = row.iter().map(|v| v.bits()).max().unwrap_or(0) as f64;
+                bits + 0.5 * ((n + 2) as f64).log2()
+            }
+        };
     }
     // Two bits for the sign and rounding, plus a generous margin.
     let need = log2_bound.ceil() + 66.0;
@@ -129,24 +191,32 @@ pub(crate) fn cramer_numerators(a: &[Vec<BigInt>], n: usize) -> Option<Vec<BigIn
             return None;
         }
         if is_prime(p) {
-            let m: Vec<Vec<u64>> = small
+            let m: Vec<Vec<u64>> = a
                 .iter()
-                .map(|r| r.iter().map(|&v| v.rem_euclid(p as i64) as u64).collect())
+                .map(|r| {
+                    r.iter()
+                        .map(|v| match v.to_i64() {
+                            Some(x) => x.rem_euclid(p as i64) as u64,
+                            None => rem_signed(v, p),
+                        })
+                        .collect()
+                })
                 .collect();
             if let Some(sol) = solve_mod(m, n, p) {
-                residues.push((p, sol));
+                residues.push((p, pick(&sol, p)));
                 have += (p as f64).log2();
             }
         }
         p -= 2;
     }
     // Chinese remaindering (Garner, incrementally), then the symmetric range.
+    let width = residues.first().map_or(0, |r| r.1.len());
     let mut modulus = BigUint::one();
-    let mut values = vec![BigUint::zero(); n + 1];
+    let mut values = vec![BigUint::zero(); width];
     for (p, r) in &residues {
-        let inv = powmod((&modulus % *p).to_u64().unwrap_or(0), p - 2, *p);
+        let inv = powmod(rem(&modulus, *p), p - 2, *p);
         for (v, &rv) in values.iter_mut().zip(r) {
-            let cur = (&*v % *p).to_u64().unwrap_or(0);
+            let cur = rem(v, *p);
             let t = mulmod((rv + p - cur) % p, inv, *p);
             *v += &modulus * t;
         }
@@ -163,10 +233,10 @@ pub(crate) fn cramer_numerators(a: &[Vec<BigInt>], n: usize) -> Option<Vec<BigIn
             }
         })
         .collect();
-    if signed[0].is_zero() {
+    if signed.first().is_none_or(Zero::is_zero) {
         return None;
     }
-    Some(signed[1..].to_vec())
+    Some(signed)
 }
 
 #[cfg(test)]
@@ -184,5 +254,19 @@ mod tests {
             .collect();
         let y = cramer_numerators(&a, 2).unwrap();
         assert_eq!(y, vec![BigInt::from(5), BigInt::from(15)]);
+        // The same system scaled by 2^200: entries beyond i64, det and numerators scale too.
+        let big = BigInt::one() << 200;
+        let scaled: Vec<Vec<BigInt>> = a
+            .iter()
+            .map(|r| r.iter().map(|v| v * &big).collect())
+            .collect();
+        let (det, y) = cramer(&scaled, 2).unwrap();
+        let det2 = &big * &big;
+        assert_eq!(det, BigInt::from(5) * &det2);
+        assert_eq!(y, vec![BigInt::from(5) * &det2, BigInt::from(15) * &det2]);
+        // 2·x + 7·y over the same determinant: 5·(2 + 21) = 115.
+        let c = [BigUint::from(2u8), BigUint::from(7u8)];
+        let (det, dot) = cramer_combination(&a, 2, &c).unwrap();
+        assert_eq!((det, dot), (BigInt::from(5), BigInt::from(115)));
     }
 }

@@ -56,6 +56,10 @@ pub struct Args {
     /// Largest recurrent class --exact solves by exact elimination (work grows with its cube).
     #[arg(long = "max-solve", value_name = "M", default_value_t = 1000)]
     pub max_solve: usize,
+    /// Work limit of listing one gap law for --exact --json, in 64-bit limb multiplications
+    /// (about a second by default); a refusal names the work it needs.
+    #[arg(long = "max-work", value_name = "W", default_value_t = alea_blackjack::DEFAULT_MAX_WORK)]
+    pub max_work: u64,
     /// Machine output on stdout.
     #[arg(long)]
     pub json: bool,
@@ -361,6 +365,8 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         tail,
         max_states: args.max_states,
         max_solve: args.max_solve,
+        max_work: args.max_work,
+        ..ExactOptions::default()
     };
     let (seed, seed_from_os) = match &args.seed {
         Some(s) => (
@@ -400,6 +406,15 @@ fn run_inner(args: Args) -> Result<(), Failure> {
                 "analysing {} randomizers",
                 targets.len()
             ));
+            // The text table reads P(gap >= 12) and the spread: twelve listed gaps suffice.
+            let opts = if args.json || args.plot.is_some() {
+                opts.clone()
+            } else {
+                ExactOptions {
+                    list_gaps: Some(12),
+                    ..opts.clone()
+                }
+            };
             compare_rows(&targets, &opts, args.stats, seed, stats_n)?
         };
         compare(&mut out, &rows, &args)
@@ -417,8 +432,16 @@ fn run_inner(args: Args) -> Result<(), Failure> {
         }
         let plot_only = args.plot.is_some() && !args.stats && !args.exact;
         if args.exact || args.stats || plot_only {
+            // The text report lists no gap law (frequency, Kac's mean and the longest gap
+            // need none), and no report of one randomizer shows E[gap²]: with many rolls
+            // each listed gap costs thousands of digits.
+            let exact = ExactOptions {
+                list_gaps: (!args.json && args.plot.is_none()).then_some(0),
+                second_moment: false,
+                ..opts.clone()
+            };
             let analysis_opts = AnalysisOptions {
-                exact: opts.clone(),
+                exact,
                 simulate: args.stats.then(|| (seed, args.n.unwrap_or(1_000_000))),
                 // A plot alone falls back to a simulated law; --exact never does.
                 fallback: if plot_only {
