@@ -5,7 +5,6 @@ use crate::fields::{run_payout, run_points};
 use crate::host::{PayoutHost, StateHost};
 use crate::session::{Kind, Session, eval_field};
 use alea_core::{Diagnostic, Span};
-use alea_ezscript::with_stack;
 use alea_tournament::{Field, LoadError};
 
 /// Where the script at a JSON path lies in the file, and how its decoded text maps back.
@@ -90,10 +89,6 @@ impl Session {
     /// error `PATH: message` whose span points into the file text the session was built from.
     /// An empty list means every field works.
     pub fn check(&self) -> Vec<Diagnostic> {
-        with_stack(|| self.check_here())
-    }
-
-    fn check_here(&self) -> Vec<Diagnostic> {
         let mut out: Vec<Diagnostic> = Vec::new();
         let file = self.source_text.as_deref().unwrap_or("");
         let mut report = |path: &str, diags: Vec<Diagnostic>| {

@@ -6,7 +6,7 @@ use crate::fields::{Budget, Hooks};
 use crate::host::StateHost;
 use crate::session::{CompiledField, Session, run_field};
 use alea_core::Diagnostic;
-use alea_ezscript::{Env, Program, Template, Value, with_stack};
+use alea_ezscript::{Env, Program, Template, Value};
 use alea_tournament::{Field, Simulation, local_time_text};
 
 /// Longest simulation (**Decision**: one week of seconds), so a huge `--simulate` ends in a
@@ -130,7 +130,7 @@ impl Session {
                 "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
             ));
         }
-        Ok(with_stack(|| self.simulate_here(seconds, None)))
+        Ok(self.simulate_here(seconds, None))
     }
 
     /// [`Session::simulate`] that also renders a content field (script, or template with
@@ -155,7 +155,7 @@ impl Session {
             from: 0,
             resumes: &[],
         };
-        Ok(with_stack(|| self.simulate_here(seconds, Some(&content))))
+        Ok(self.simulate_here(seconds, Some(&content)))
     }
 
     /// The clock view of a running tournament: the clock runs from the file state as in
@@ -185,7 +185,7 @@ impl Session {
             from: from.min(to),
             resumes,
         };
-        Ok(with_stack(|| self.simulate_here(to, Some(&content))))
+        Ok(self.simulate_here(to, Some(&content)))
     }
 
     fn simulate_here(&self, seconds: u64, content: Option<&ContentFields<'_>>) -> SimulationReport {

@@ -7,7 +7,7 @@ use crate::fields::{
 use crate::format::LocaleFormat;
 use crate::host::{PayoutHost, StateHost};
 use alea_core::Diagnostic;
-use alea_ezscript::{ALERT_FUEL, DEFAULT_FUEL, Env, Program, Template, Value, with_stack};
+use alea_ezscript::{ALERT_FUEL, DEFAULT_FUEL, Env, Program, Template, Value};
 use alea_tournament::{
     self as tour, Field, LoadError, LoadOptions, State, Tournament, percentage_payouts,
     round_payouts,
@@ -212,11 +212,9 @@ impl Session {
         )
         .map_err(|e| SessionError::Locale(e.to_string()))?;
         let fuel = options.fuel.unwrap_or(DEFAULT_FUEL);
-        let (state, hook_errors) = with_stack(|| {
-            let mut hooks = Hooks::new(&format, fuel, tournament.now);
-            let state = State::new(tournament.clone(), &mut hooks);
-            (state, hooks.errors)
-        });
+        let mut hooks = Hooks::new(&format, fuel, tournament.now);
+        let state = State::new(tournament.clone(), &mut hooks);
+        let hook_errors = hooks.errors;
         Ok(Session {
             tournament,
             state: Arc::new(state),
@@ -265,26 +263,20 @@ impl Session {
     /// Evaluates `source` as a field of `kind` (`template`: content values and TTS texts).
     /// `None` for payout and points uses the file's script / formula.
     pub fn eval(&self, kind: Kind, source: Option<&str>, template: bool) -> Outcome {
-        with_stack(|| match kind {
+        match kind {
             Kind::Payout => self.payout(source),
             Kind::Points => self.points(source),
             _ => self.eval_field(kind, source.unwrap_or(""), template, None),
-        })
+        }
     }
 
-    /// Evaluates several fields on one evaluation thread (cheaper than one [`Session::eval`]
-    /// each: every `eval` starts a thread with a large stack).
+    /// Evaluates several fields in order, each as [`Session::eval`] does (on the caller's
+    /// thread: evaluation fits a default 2 MiB thread, so no call starts one).
     pub fn eval_many(&self, fields: &[(Kind, &str, bool)]) -> Vec<Outcome> {
-        with_stack(|| {
-            fields
-                .iter()
-                .map(|&(kind, src, template)| match kind {
-                    Kind::Payout => self.payout(Some(src)),
-                    Kind::Points => self.points(Some(src)),
-                    _ => self.eval_field(kind, src, template, None),
-                })
-                .collect()
-        })
+        fields
+            .iter()
+            .map(|&(kind, src, template)| self.eval(kind, Some(src), template))
+            .collect()
     }
 
     /// A content, condition or alert field against the session state (alerts: with

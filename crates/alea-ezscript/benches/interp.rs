@@ -3,11 +3,10 @@
 //! peers are optional dependencies, so `cargo test` never builds them). CPython's numbers come
 //! from `benches/peers.py` (same programs); ratios are in docs/performance/ezscript.md.
 
-use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value, with_stack};
+use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value};
 
 fn main() {
-    // EZScript recurses on the native stack: run the benches on a big-stack thread.
-    with_stack(divan::main);
+    divan::main();
 }
 
 const N_LIST: usize = 100_000;

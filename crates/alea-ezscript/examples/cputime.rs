@@ -13,7 +13,7 @@
 // An example that reports to the terminal.
 #![allow(clippy::print_stdout)]
 
-use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value, with_stack};
+use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value};
 
 const N_LIST: usize = 100_000;
 
@@ -45,7 +45,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    with_stack(|| {
+    {
         println!(
             "program\tEZScript\tRhai\tLua 5.4\t(mean of >= {n} runs and >= 0.5 s, ms of thread CPU time)"
         );
@@ -89,5 +89,5 @@ fn main() {
             });
             println!("{name}\t{t_ez:.2}\t{t_rhai:.2}\t{t_lua:.2}");
         }
-    });
+    }
 }

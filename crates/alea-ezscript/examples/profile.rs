@@ -6,7 +6,7 @@
 //! ```
 #![allow(dead_code)]
 
-use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value, with_stack};
+use alea_ezscript::{Env, MapHost, Program, SizeLimits, Value};
 
 include!("../benches/shared/programs.rs");
 
@@ -19,7 +19,7 @@ fn main() {
         .find(|p| p.0 == name)
         .map(|p| p.1)
         .expect("a program name from benches/shared/programs.rs");
-    with_stack(|| {
+    {
         let program = Program::compile(source).expect("compiles");
         let host = MapHost::new().with(
             "data",
@@ -33,5 +33,5 @@ fn main() {
         for _ in 0..times {
             std::hint::black_box(program.run(&env).expect("runs"));
         }
-    });
+    }
 }

@@ -23,14 +23,21 @@
 //! most 500 deep and use at most 1 MiB of native stack ([`SizeLimits::stack`], a clear error
 //! either way), texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most
 //! 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or the
-//! clock (only the host's `now()`). Calls fit a default 2 MiB thread; values do not yet:
-//! displaying, comparing and dropping a value recurse on the native stack once per level of
-//! nesting (a 2 MiB thread overflows displaying 30,000 nested lists, which the default steps
-//! allow), so run on a thread with [`STACK_SIZE`] bytes of stack, as [`with_stack`] does.
+//! clock (only the host's `now()`).
+//!
+//! Everything fits a default 2 MiB thread, so run on any thread, no big stack needed: calls
+//! stop at the limits above, the parser's nesting limit bounds the compiler and the evaluator
+//! (the deepest accepted sources run within 256 KiB, `tests/deep.rs`), and values nested as
+//! deep as the budgets allow (a loop can nest lists 100,000 deep) are dropped, displayed and
+//! compared through heap worklists, not native recursion. JSON renderings nest at most
+//! [`MAX_JSON_DEPTH`] levels (what serde_json reads back); deeper values give `"<too deep>"`.
+//! Compiled [`Program`]s and [`Template`]s are `Send + Sync` (compile once, run on any
+//! thread); values are not (`Rc`; docs/performance/ezscript.md says what `Arc` would cost).
 #![forbid(unsafe_code)]
 
 mod ast;
 mod builtins;
+mod drop;
 mod format;
 mod host;
 mod interp;
@@ -59,27 +66,5 @@ pub use parser::{MAX_NESTING, line_col};
 pub use program::{
     ALERT_FUEL, DEFAULT_FUEL, Env, MAX_SOURCE, Outcome, Program, Rendered, Template, parse_script,
 };
-pub use render::MAX_RENDER;
-pub use value::{Map, Value, format_number, number_to_json};
-
-/// Native stack a run needs in the worst case the limits allow: not for calls (those stop at
-/// [`SizeLimits::stack`]) but for values nested as deep as the steps and memory budgets allow,
-/// which are displayed, compared and dropped recursively.
-pub const STACK_SIZE: usize = 256 << 20;
-
-/// Runs `f` on a fresh thread with [`STACK_SIZE`] bytes of stack and returns its result
-/// (a panic in `f` is resumed on the caller). Compiled [`Program`]s and [`Template`]s are
-/// `Send + Sync` (compile once, run on any thread, inside `f`); values are not (`Rc`).
-pub fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        let handle = std::thread::Builder::new()
-            .name("ezscript".into())
-            .stack_size(STACK_SIZE)
-            .spawn_scoped(s, f)
-            .expect("spawn an evaluation thread");
-        match handle.join() {
-            Ok(v) => v,
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    })
-}
+pub use render::{MAX_JSON_DEPTH, MAX_RENDER};
+pub use value::{List, Map, Value, format_number, number_to_json};

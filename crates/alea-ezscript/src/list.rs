@@ -3,7 +3,7 @@
 
 use crate::interp::{Interp, R, fail};
 use crate::members::{arity, count_arg};
-use crate::value::Value;
+use crate::value::{List, Value};
 use alea_core::Span;
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -34,12 +34,7 @@ fn key_order(a: &Value, b: &Value) -> Ordering {
 }
 
 impl Interp<'_> {
-    pub(crate) fn list_property(
-        &mut self,
-        items: &Rc<Vec<Value>>,
-        name: &str,
-        span: Span,
-    ) -> R<Value> {
+    pub(crate) fn list_property(&mut self, items: &Rc<List>, name: &str, span: Span) -> R<Value> {
         Ok(match name {
             "isEmpty" => Value::Bool(items.is_empty()),
             "isNotEmpty" => Value::Bool(!items.is_empty()),
@@ -63,7 +58,7 @@ impl Interp<'_> {
 
     pub(crate) fn list_method(
         &mut self,
-        items: Rc<Vec<Value>>,
+        items: Rc<List>,
         name: &str,
         args: &[Value],
         span: Span,
@@ -79,7 +74,7 @@ impl Interp<'_> {
 
     fn list_method_inner(
         &mut self,
-        items: Rc<Vec<Value>>,
+        items: Rc<List>,
         name: &str,
         args: &[Value],
         span: Span,

@@ -11,7 +11,6 @@ use crate::ir::Node;
 use crate::render::{Render, RenderError};
 use crate::value::Value;
 use alea_core::Span;
-use std::rc::Rc;
 
 impl Interp<'_> {
     #[inline(always)]
@@ -111,39 +110,11 @@ impl Interp<'_> {
         }
     }
 
-    /// Deep equality, drawing one step per item compared (shared lists can be huge trees).
+    /// Deep equality, drawing one step per item compared (shared lists can be huge trees):
+    /// [`crate::value::deep_equal`], the one implementation, iterative so nesting depth costs
+    /// no native stack.
     pub fn equal(&mut self, x: &Value, y: &Value, span: Span) -> R<bool> {
-        match (x, y) {
-            (Value::List(a), Value::List(b)) => {
-                if Rc::ptr_eq(a, b) {
-                    return Ok(true);
-                }
-                if a.len() != b.len() {
-                    return Ok(false);
-                }
-                for (p, q) in a.iter().zip(b.iter()) {
-                    self.burn(1, span)?;
-                    if !self.equal(p, q, span)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                if a.len() != b.len() {
-                    return Ok(false);
-                }
-                for (k, v) in a.iter() {
-                    self.burn(1, span)?;
-                    match b.get(k) {
-                        Some(w) if self.equal(v, w, span)? => {}
-                        _ => return Ok(false),
-                    }
-                }
-                Ok(true)
-            }
-            _ => Ok(x.equals(y)),
-        }
+        crate::value::deep_equal(x, y, || self.burn(1, span))
     }
 
     /// A new text, checked against the size limit and paid for (1 step per 64 bytes).
@@ -178,7 +149,8 @@ impl Interp<'_> {
         let done = r.display(v, false);
         match done {
             Err(RenderError::OutOfSteps) => return self.out_of_steps(span).map(|_| String::new()),
-            Err(RenderError::TooLong) => {
+            // (`TooDeep` is JSON's alone.)
+            Err(RenderError::TooLong | RenderError::TooDeep) => {
                 self.burn(r.steps, span)?;
                 return fail("Text is too long", span);
             }

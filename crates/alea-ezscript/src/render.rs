@@ -8,9 +8,17 @@
 //! caller turns that into its error (`Text is too long`, `Script ran out of steps`).
 
 use crate::value::{Value, number_to_json, write_number};
+use std::rc::Rc;
 
 /// Bytes a rendering outside a run may produce ([`Value::display`], [`Value::to_json`]).
 pub const MAX_RENDER: usize = 4 << 20;
+
+/// Levels of lists and objects a JSON rendering may nest ([`Value::to_json`]): as deep as
+/// serde_json reads by default (its recursion limit of 128 admits 127 nested arrays), so every
+/// JSON the CLI and the playground print can be read back, by [`Value::from_json`] too. The
+/// display rule has no such limit; JSON has one because a `serde_json::Value` is serialized
+/// and dropped by recursion in its users.
+pub const MAX_JSON_DEPTH: usize = 127;
 
 /// Why a rendering stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +27,8 @@ pub enum RenderError {
     TooLong,
     /// More visits (steps) than the budget.
     OutOfSteps,
+    /// JSON nested deeper than [`MAX_JSON_DEPTH`].
+    TooDeep,
 }
 
 /// A rendering in progress: the text so far, its byte bound and the steps it cost.
@@ -30,6 +40,8 @@ pub(crate) struct Render {
     max_bytes: usize,
     pub steps: u64,
     step_budget: u64,
+    /// Lists and objects the JSON rendering is inside.
+    depth: usize,
 }
 
 impl Render {
@@ -39,6 +51,7 @@ impl Render {
             max_bytes,
             steps: 0,
             step_budget,
+            depth: 0,
         }
     }
 
@@ -65,57 +78,99 @@ impl Render {
 
     /// Appends `v` by the display rule; `nested` renders nothing as `null` (inside lists and
     /// objects).
+    ///
+    /// The lists and objects being written are kept on an explicit stack (a value can be
+    /// nested 100,000 deep: native recursion would overflow a 2 MiB thread); the order of
+    /// visits, and so the steps and the point where a bound stops it, is that of a
+    /// depth-first walk.
     pub fn display(&mut self, v: &Value, nested: bool) -> Result<(), RenderError> {
-        self.room(0)?;
-        match v {
-            Value::Nothing => {
-                if nested {
-                    self.push("null")?;
-                }
-            }
-            Value::Bool(b) => self.push(if *b { "true" } else { "false" })?,
-            Value::Number(x) => {
-                self.room(24)?;
-                write_number(&mut self.out, *x);
-            }
-            Value::Text(s) => {
-                self.pay((s.len() / 64) as u64)?;
-                self.push(s)?;
-            }
-            Value::List(items) => {
-                self.push("[")?;
-                for (i, item) in items.iter().enumerate() {
-                    self.pay(1)?;
-                    if i > 0 {
-                        self.push(", ")?;
-                    }
-                    self.display(item, true)?;
-                }
-                self.push("]")?;
-            }
-            Value::Object(map) => {
-                self.push("{")?;
-                for (i, (k, item)) in map.iter().enumerate() {
-                    self.pay(1)?;
-                    if i > 0 {
-                        self.push(", ")?;
-                    }
-                    self.push(k)?;
-                    self.push(": ")?;
-                    self.display(item, true)?;
-                }
-                self.push("}")?;
-            }
-            Value::Function(_) => self.push("<function>")?,
-            Value::Host(h) => self.push(&h.display())?,
+        enum Open<'v> {
+            List(std::slice::Iter<'v, Value>),
+            Object(indexmap::map::Iter<'v, Rc<str>, Value>),
         }
-        Ok(())
+        // Each open container and whether its next item is its first.
+        let mut open: Vec<(Open, bool)> = Vec::new();
+        let mut next = Some((v, nested));
+        loop {
+            if let Some((v, nested)) = next.take() {
+                self.room(0)?;
+                match v {
+                    Value::Nothing => {
+                        if nested {
+                            self.push("null")?;
+                        }
+                    }
+                    Value::Bool(b) => self.push(if *b { "true" } else { "false" })?,
+                    Value::Number(x) => {
+                        self.room(24)?;
+                        write_number(&mut self.out, *x);
+                    }
+                    Value::Text(s) => {
+                        self.pay((s.len() / 64) as u64)?;
+                        self.push(s)?;
+                    }
+                    Value::List(items) => {
+                        self.push("[")?;
+                        open.push((Open::List(items.iter()), true));
+                    }
+                    Value::Object(map) => {
+                        self.push("{")?;
+                        open.push((Open::Object(map.iter()), true));
+                    }
+                    Value::Function(_) => self.push("<function>")?,
+                    Value::Host(h) => self.push(&h.display())?,
+                }
+            }
+            let Some((top, first)) = open.last_mut() else {
+                return Ok(());
+            };
+            let more = match top {
+                Open::List(items) => items.next().map(|item| (None, item)),
+                Open::Object(entries) => entries.next().map(|(k, item)| (Some(k), item)),
+            };
+            match more {
+                Some((key, item)) => {
+                    self.pay(1)?;
+                    if !std::mem::take(first) {
+                        self.push(", ")?;
+                    }
+                    if let Some(k) = key {
+                        self.push(k)?;
+                        self.push(": ")?;
+                    }
+                    next = Some((item, true));
+                }
+                None => {
+                    let close = if matches!(top, Open::List(_)) {
+                        "]"
+                    } else {
+                        "}"
+                    };
+                    self.push(close)?;
+                    open.pop();
+                }
+            }
+        }
     }
 
     /// `v` as JSON (the CLI's `--json`): non-finite numbers as texts, nothing as `null`,
     /// functions as `"<function>"`, host objects by their `to_json`. The bytes counted are
-    /// those of the JSON text (approximately: quotes and escapes aside).
+    /// those of the JSON text (approximately: quotes and escapes aside). Recursive, but at most
+    /// [`MAX_JSON_DEPTH`] deep.
     pub fn json(&mut self, v: &Value) -> Result<serde_json::Value, RenderError> {
+        if matches!(v, Value::List(_) | Value::Object(_)) {
+            if self.depth == MAX_JSON_DEPTH {
+                return Err(RenderError::TooDeep);
+            }
+            self.depth += 1;
+            let json = self.json_here(v);
+            self.depth -= 1;
+            return json;
+        }
+        self.json_here(v)
+    }
+
+    fn json_here(&mut self, v: &Value) -> Result<serde_json::Value, RenderError> {
         use serde_json::Value as J;
         self.pay(1)?;
         Ok(match v {

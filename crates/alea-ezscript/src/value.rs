@@ -1,13 +1,14 @@
 //! Values, their display rule, equality and JSON conversion.
+//!
+//! Nothing here recurses once per level of nesting: a loop can nest lists 100,000 deep within
+//! the default budgets, and such a value must be safe to drop (`drop.rs`), display
+//! (`render.rs`) and compare (`deep_equal`) on a default 2 MiB thread.
 
+pub use crate::drop::{List, Map};
 use crate::host::HostObject;
 use crate::interp::Closure;
-use crate::render::Render;
-use indexmap::IndexMap;
+use crate::render::{Render, RenderError};
 use std::rc::Rc;
-
-/// The keys and values of an object, in insertion order.
-pub type Map = IndexMap<Rc<str>, Value>;
 
 /// An EZScript value.
 ///
@@ -26,7 +27,7 @@ pub enum Value {
     /// holds the only reference.
     Text(Rc<String>),
     /// A list.
-    List(Rc<Vec<Value>>),
+    List(Rc<List>),
     /// An object: text keys in insertion order.
     Object(Rc<Map>),
     /// A function value (user-defined or built-in).
@@ -43,7 +44,7 @@ impl Value {
 
     /// A list value.
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Rc::new(items))
+        Value::List(Rc::new(List::from(items)))
     }
 
     /// The type name used in error messages (`double`, `String`, `bool`, `List`, `Map`,
@@ -80,39 +81,29 @@ impl Value {
     /// Deep equality of spec §5.3: different kinds are unequal, numbers as f64, lists and
     /// objects deeply (key order ignored), functions and host objects by identity.
     pub fn equals(&self, other: &Value) -> bool {
-        match (self, other) {
-            (Value::Nothing, Value::Nothing) => true,
-            (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::Number(a), Value::Number(b)) => a == b,
-            (Value::Text(a), Value::Text(b)) => a == b,
-            (Value::List(a), Value::List(b)) => {
-                Rc::ptr_eq(a, b)
-                    || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.equals(y)))
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| b.get(k).is_some_and(|w: &Value| v.equals(w)))
-            }
-            (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
-            (Value::Host(a), Value::Host(b)) => {
-                a.type_name() == b.type_name() && a.identity() == b.identity()
-            }
-            _ => false,
+        let free = || Ok::<(), std::convert::Infallible>(());
+        match deep_equal(self, other, free) {
+            Ok(b) => b,
+            Err(never) => match never {},
         }
     }
 
     /// Converts to JSON as the CLI's `--json` does: non-finite numbers as texts, nothing as
     /// `null`, functions as `"<function>"`, host objects by [`HostObject::to_json`]. Within
-    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes; a larger value gives the text `"<too large>"`.
+    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes and [`MAX_JSON_DEPTH`](crate::MAX_JSON_DEPTH)
+    /// levels of nesting; a larger value gives the text `"<too large>"`, a deeper one
+    /// `"<too deep>"`.
     pub fn to_json(&self) -> serde_json::Value {
-        Render::new(crate::render::MAX_RENDER, u64::MAX)
-            .json(self)
-            .unwrap_or_else(|_| serde_json::Value::String("<too large>".into()))
+        match Render::new(crate::render::MAX_RENDER, u64::MAX).json(self) {
+            Ok(json) => json,
+            Err(RenderError::TooDeep) => serde_json::Value::String("<too deep>".into()),
+            Err(_) => serde_json::Value::String("<too large>".into()),
+        }
     }
 
     /// Like [`Value::to_json`], but gives up (`None`) after visiting `budget` values (or past
-    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes): lists can share items, so a small value can
+    /// [`MAX_RENDER`](crate::MAX_RENDER) bytes or [`MAX_JSON_DEPTH`](crate::MAX_JSON_DEPTH)
+    /// levels): lists can share items, so a small value can
     /// stand for an exponentially large tree. The visits are taken from `budget`.
     pub fn to_json_bounded(&self, budget: &mut u64) -> Option<serde_json::Value> {
         let mut r = Render::new(crate::render::MAX_RENDER, *budget);
@@ -131,6 +122,8 @@ impl Value {
             J::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
             J::String(s) => Value::text(s),
             J::Array(items) => Value::list(items.iter().map(Value::from_json).collect()),
+            // Recursive, but over a `serde_json::Value`, which cannot be nested deeper than its
+            // own (recursive) drop allows, and serde_json reads at most 128 levels.
             J::Object(map) => Value::Object(Rc::new(
                 map.iter()
                     .map(|(k, v)| (Rc::from(k.as_str()), Value::from_json(v)))
@@ -173,6 +166,89 @@ impl From<String> for Value {
 impl From<Vec<Value>> for Value {
     fn from(items: Vec<Value>) -> Value {
         Value::list(items)
+    }
+}
+
+/// Compares two values by [`Value::equals`], calling `pay` once per list item and object
+/// entry compared (the interpreter's step cost; comparing stops at its error). One
+/// implementation for the host and the interpreter, with an explicit stack of the lists and
+/// objects being compared, so nesting depth costs heap, not native stack.
+pub(crate) fn deep_equal<E>(
+    x: &Value,
+    y: &Value,
+    mut pay: impl FnMut() -> Result<(), E>,
+) -> Result<bool, E> {
+    enum Open<'v> {
+        List(std::iter::Zip<std::slice::Iter<'v, Value>, std::slice::Iter<'v, Value>>),
+        Object(indexmap::map::Iter<'v, Rc<str>, Value>, &'v Map),
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut pair = Some((x, y));
+    loop {
+        if let Some((x, y)) = pair.take() {
+            match (x, y) {
+                (Value::List(a), Value::List(b)) => {
+                    if !Rc::ptr_eq(a, b) {
+                        if a.len() != b.len() {
+                            return Ok(false);
+                        }
+                        open.push(Open::List(a.iter().zip(b.iter())));
+                    }
+                }
+                (Value::Object(a), Value::Object(b)) => {
+                    if a.len() != b.len() {
+                        return Ok(false);
+                    }
+                    open.push(Open::Object(a.iter(), b));
+                }
+                _ => {
+                    if !shallow_equal(x, y) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        let Some(top) = open.last_mut() else {
+            return Ok(true);
+        };
+        match top {
+            Open::List(pairs) => match pairs.next() {
+                Some(next) => {
+                    pay()?;
+                    pair = Some(next);
+                }
+                None => {
+                    open.pop();
+                }
+            },
+            Open::Object(entries, other) => match entries.next() {
+                Some((k, v)) => {
+                    pay()?;
+                    match other.get(k) {
+                        Some(w) => pair = Some((v, w)),
+                        None => return Ok(false),
+                    }
+                }
+                None => {
+                    open.pop();
+                }
+            },
+        }
+    }
+}
+
+/// Equality of everything but two lists or two objects.
+fn shallow_equal(x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Nothing, Value::Nothing) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Number(a), Value::Number(b)) => a == b,
+        (Value::Text(a), Value::Text(b)) => a == b,
+        (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
+        (Value::Host(a), Value::Host(b)) => {
+            a.type_name() == b.type_name() && a.identity() == b.identity()
+        }
+        _ => false,
     }
 }
 

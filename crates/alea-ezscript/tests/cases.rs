@@ -4,7 +4,7 @@
 
 use alea_ezscript::{
     Block, Env, Expr, ExprKind, MapHost, PathStep, Program, StmtKind, Template, Value, line_col,
-    parse_script, with_stack,
+    parse_script,
 };
 
 fn host() -> MapHost {
@@ -264,12 +264,12 @@ fn case_files() {
         let cases = parse_cases(&text);
         total += cases.len();
         let name = file.file_name().unwrap().to_string_lossy().to_string();
-        let results: Vec<(usize, Result<(), String>)> = with_stack(|| {
+        let results: Vec<(usize, Result<(), String>)> = {
             parse_cases(&text)
                 .iter()
                 .map(|c| (c.line, run_case(c)))
                 .collect()
-        });
+        };
         for (line, r) in results {
             if let Err(e) = r {
                 failures.push(format!("{name}:{line}: {e}"));

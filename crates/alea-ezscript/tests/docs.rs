@@ -2,7 +2,7 @@
 //! displayed value) or `// !! MESSAGE` (the error); an `ez-template` block is followed by a
 //! `text` block with the rendered output; the `rust` block is the crate's doc example.
 
-use alea_ezscript::{Env, Program, Template, with_stack};
+use alea_ezscript::{Env, Program, Template};
 
 fn blocks(doc: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -55,13 +55,13 @@ fn check(lang: &str, body: &str, next: Option<&(String, String)>) -> Option<Resu
 fn every_example_of_the_reference_runs() {
     let doc = include_str!("../../../docs/ezscript.md");
     let blocks = blocks(doc);
-    let results: Vec<Result<(), String>> = with_stack(|| {
+    let results: Vec<Result<(), String>> = {
         blocks
             .iter()
             .enumerate()
             .filter_map(|(i, (lang, body))| check(lang, body, blocks.get(i + 1)))
             .collect()
-    });
+    };
     assert!(results.len() >= 30, "only {} examples ran", results.len());
     let failures: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -1,7 +1,7 @@
 //! Hostile inputs of issue 14 (a hostile-input audit): a value that shares its items renders
 //! through one size-bounded writer, and memory is a budget of its own, whatever the steps.
 
-use alea_ezscript::{Env, MAX_RENDER, Program, Template, Value, with_stack};
+use alea_ezscript::{Env, MAX_RENDER, Program, Template, Value};
 
 /// `o = {a: o, b: o}` `levels` times: a tree of 2^levels nodes built in a few steps.
 fn shared_tree(levels: u32) -> String {
@@ -21,7 +21,7 @@ fn run(src: &str, fuel: u64) -> Result<Value, String> {
 
 #[test]
 fn rendering_a_shared_tree_ends_with_a_size_error() {
-    with_stack(|| {
+    {
         for levels in [20, 40] {
             let tree = shared_tree(levels);
             for tail in [
@@ -38,12 +38,12 @@ fn rendering_a_shared_tree_ends_with_a_size_error() {
                 }
             }
         }
-    });
+    }
 }
 
 #[test]
 fn templates_and_json_of_a_shared_tree_are_bounded() {
-    with_stack(|| {
+    {
         let tree = shared_tree(40);
         let env = Env {
             fuel: 1_000_000_000,
@@ -68,12 +68,12 @@ fn templates_and_json_of_a_shared_tree_are_bounded() {
         assert_eq!(o.to_json(), serde_json::json!("<too large>"));
         let mut visits = u64::MAX;
         assert!(o.to_json_bounded(&mut visits).is_none());
-    });
+    }
 }
 
 #[test]
 fn memory_is_a_budget_of_its_own() {
-    with_stack(|| {
+    {
         // 65,536 distinct texts of 64 KiB: 4 GiB if nothing stopped it.
         let src = "s = \"x\"; for i = 0; i < 16; i += 1 { s += s }
             l = [0]; for i = 0; i < 16; i += 1 { l = l + l }
@@ -101,5 +101,5 @@ fn memory_is_a_budget_of_its_own() {
             .display(),
             "20000"
         );
-    });
+    }
 }

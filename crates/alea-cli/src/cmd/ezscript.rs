@@ -9,7 +9,7 @@
 
 use crate::common::{self, Repl, ReplStep};
 use alea_core::{Diagnostic, RenderOptions, SourceFile};
-use alea_ezscript::{DEFAULT_FUEL, Env, Global, Host, Program, Template, with_stack};
+use alea_ezscript::{DEFAULT_FUEL, Env, Global, Host, Program, Template};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -85,15 +85,15 @@ struct Report {
 }
 
 fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
-    let src = file.text().to_string();
-    with_stack(move || {
+    let src = file.text();
+    {
         let host = CliHost { now };
         let env = Env {
             fuel,
             ..Env::with_host(&host)
         };
         if template {
-            let t = Template::compile(&src);
+            let t = Template::compile(src);
             let out = t.render(&env);
             return Report {
                 ok: out.errors.is_empty(),
@@ -101,7 +101,7 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
                 errors: out.errors.into_iter().zip(out.insertions).collect(),
             };
         }
-        let program = match Program::compile(&src) {
+        let program = match Program::compile(src) {
             Ok(p) => p,
             Err(diags) => {
                 return Report {
@@ -123,7 +123,7 @@ fn evaluate(file: &SourceFile, template: bool, fuel: u64, now: f64) -> Report {
                 errors: vec![(e.to_diagnostic(), None)],
             },
         }
-    })
+    }
 }
 
 /// Runs `alea ezscript`: the source (`-e`, FILE or stdin) as a field of the tournament, or
