@@ -5,13 +5,12 @@
 //! order, so the result depends only on the statement, the roll count and the seed — never on
 //! the number of threads.
 //!
-//! Each task rolls with the compiled [`Sampler`], which draws and gives exactly what the
-//! tree-walking [`Roller`] does; when it gives up on a roll (a possible error), the roller
-//! rolls that roll again from the same RNG state and reports the error with its span.
+//! The statement is compiled once ([`crate::sample`], the evaluator roll mode uses too); each
+//! task rolls a copy of it, and the first failing roll (in task order) is the error.
 
 use crate::ast::Statement;
-use crate::roll::{RollError, Roller};
-use crate::sample::{MAX_COMPILE_DEPTH, Sampler};
+use crate::roll::RollError;
+use crate::sample::Sampler;
 use alea_core::Rng;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -105,15 +104,8 @@ impl Tally {
     }
 }
 
-fn run_task(
-    statement: &Statement,
-    compiled: Option<&Sampler>,
-    mut rng: Rng,
-    rolls: u64,
-) -> Result<Histogram, RollError> {
-    let mut roller = Roller::new();
-    let mut sampler = compiled.cloned();
-    let mut buf = Vec::new();
+fn run_task(sampler: &Sampler, mut rng: Rng, rolls: u64) -> Result<Histogram, RollError> {
+    let mut sampler = sampler.clone();
     let mut tally = Tally::new();
     let mut empty = 0;
     for i in 0..rolls {
@@ -121,23 +113,10 @@ fn run_task(
         if i % 1024 == 1023 && alea_core::Cancel::requested() {
             let message = alea_core::LimitExceeded::cancelled().to_string();
             return Err(Box::new(
-                alea_core::Diagnostic::error(message).with_span(statement.span),
+                alea_core::Diagnostic::error(message).with_span(sampler.span()),
             ));
         }
-        let value = match &mut sampler {
-            Some(sampler) => {
-                let start = rng.clone();
-                match sampler.roll_single(&mut rng) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        rng = start;
-                        roller.roll_single(statement, &mut rng, &mut buf)?
-                    }
-                }
-            }
-            None => roller.roll_single(statement, &mut rng, &mut buf)?,
-        };
-        match value {
+        match sampler.roll_single(&mut rng)? {
             Some(v) => tally.add(v),
             None => empty += 1,
         }
@@ -153,7 +132,7 @@ fn run_task(
 const PARALLEL_MAX_DEPTH: usize = 256;
 
 /// Depth of an expression tree, without recursion.
-fn depth(e: &crate::ast::Expr) -> usize {
+pub(crate) fn depth(e: &crate::ast::Expr) -> usize {
     let mut max = 0;
     let mut stack = vec![(e, 1usize)];
     while let Some((e, d)) = stack.pop() {
@@ -167,6 +146,21 @@ fn depth(e: &crate::ast::Expr) -> usize {
 /// that fails, or gives a list of two or more values, fails the whole evaluation (the error of
 /// the first failing task, in task order).
 pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, RollError> {
+    eval_compiled(
+        &Sampler::new(statement),
+        depth(&statement.expr),
+        rolls,
+        seed,
+    )
+}
+
+/// [`eval`] of a statement already compiled; `deep` is its nesting depth.
+pub(crate) fn eval_compiled(
+    sampler: &Sampler,
+    deep: usize,
+    rolls: u64,
+    seed: u64,
+) -> Result<Histogram, RollError> {
     let tasks = rolls.div_ceil(TASK_ROLLS);
     let mut streams = Vec::with_capacity(tasks as usize);
     let mut rng = Rng::seed_from_u64(seed);
@@ -177,25 +171,22 @@ pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, R
         let size = TASK_ROLLS.min(rolls - i * TASK_ROLLS);
         streams.push((rng.clone(), size));
     }
-    // Rayon's workers have small stacks: deeply nested statements run their tasks here, in
-    // the same order, which gives the same result.
-    let deep = depth(&statement.expr);
-    let compiled = (deep <= MAX_COMPILE_DEPTH).then(|| Sampler::new(statement));
-    let compiled = compiled.as_ref();
-    // With one thread the tasks run here too: handing them to a worker only adds a wake-up
-    // (which a loaded machine makes slow). Same tasks, same order, same result.
+    // Rayon's workers have small stacks and the evaluator recurses as deep as the statement
+    // nests: deeply nested statements run their tasks here, in the same order, which gives
+    // the same result. With one thread the tasks run here too: handing them to a worker only
+    // adds a wake-up (which a loaded machine makes slow).
     let serial = deep > PARALLEL_MAX_DEPTH || rayon::current_num_threads() == 1;
     // Rayon's workers run under the caller's time limit too.
     let cancel = alea_core::Cancel::current();
     let parts: Vec<Result<Histogram, RollError>> = if serial {
         streams
             .into_iter()
-            .map(|(rng, size)| run_task(statement, compiled, rng, size))
+            .map(|(rng, size)| run_task(sampler, rng, size))
             .collect()
     } else {
         streams
             .into_par_iter()
-            .map(|(rng, size)| cancel.scope(|| run_task(statement, compiled, rng, size)))
+            .map(|(rng, size)| cancel.scope(|| run_task(sampler, rng, size)))
             .collect()
     };
     let mut total = Histogram::default();

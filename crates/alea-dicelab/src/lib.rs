@@ -3,8 +3,9 @@
 //! * [`parse`] turns a [`SourceFile`](alea_core::SourceFile) into a [`Program`] (its
 //!   well-formed statements, variables resolved to slots) plus syntax [`Diagnostic`]s;
 //! * [`print_tree`] prints a statement as 0.7's `-p` does;
-//! * [`Roller`] samples one outcome (roll mode) and [`eval`] the histogram of many rolls on all
-//!   cores (eval mode); [`ops`] holds the value rules both evaluators share;
+//! * one concrete evaluator, compiled once per statement, gives one outcome in roll mode
+//!   ([`Roller`]) and the histogram of many rolls on all cores in eval mode ([`eval`]);
+//!   [`ops`] holds the value rules and error messages it and the exact engine share;
 //! * the exact engine lives in [`calc`];
 //! * [`Session`] is the statement loop every front end calls: it runs each statement in the
 //!   requested modes (tree, roll, calc, eval) and returns a [`Report`];

@@ -22,7 +22,7 @@
 use crate::ast::{Program, Statement};
 use crate::calc::{self, CalcOptions, CalcResult};
 use crate::eval::{Histogram, eval};
-use crate::roll::Roller;
+use crate::sample::Sampler;
 use crate::summary::Summary;
 use crate::tree::print_tree;
 use alea_core::{Diagnostic, Rng};
@@ -153,7 +153,6 @@ pub struct Session {
     /// What to do with each statement (may be changed between statements).
     pub options: SessionOptions,
     rng: Rng,
-    roller: Roller,
 }
 
 impl Session {
@@ -162,7 +161,6 @@ impl Session {
         Session {
             options,
             rng: Rng::seed_from_u64(seed),
-            roller: Roller::new(),
         }
     }
 
@@ -213,7 +211,9 @@ impl Session {
     /// The roll mode alone: one roll from the session's stream, or its error (for front ends
     /// that run one mode and want its result without a [`Report`] to take apart).
     pub fn roll(&mut self, statement: &Statement) -> Result<Vec<i32>, Box<Diagnostic>> {
-        self.roller.roll(statement, &mut self.rng)
+        let mut out = Vec::new();
+        Sampler::new(statement).roll_into(&mut self.rng, &mut out)?;
+        Ok(out)
     }
 
     /// The calc mode alone: the exact distribution, or its error.

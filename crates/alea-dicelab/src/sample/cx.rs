@@ -1,0 +1,249 @@
+//! The evaluation context (RNG, environment, step counter), the two step-accounting modes
+//! and the value helpers the nodes share.
+
+use crate::ast::{Aggregate, Selector};
+use crate::ops;
+use crate::roll::{MAX_LIST_LEN, MAX_STEPS};
+use alea_core::{Diagnostic, Rng, Span};
+
+/// Why a roll stopped early.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// A runtime error, with its span (exact in both modes).
+    Error(Box<Diagnostic>),
+    /// The fast mode saw a limit that it checks ahead of time; the precise mode decides.
+    Retry,
+}
+
+impl From<Box<Diagnostic>> for Stop {
+    fn from(d: Box<Diagnostic>) -> Stop {
+        Stop::Error(d)
+    }
+}
+
+pub(crate) type R<T> = Result<T, Stop>;
+
+pub(crate) fn error(span: Span, message: String) -> Stop {
+    Stop::Error(Box::new(Diagnostic::error(message).with_span(span)))
+}
+
+/// The evaluation context. `P` (on the methods and every node's `eval`) selects the step
+/// accounting: `false` is the fast mode (costs charged ahead, per region), `true` the precise
+/// mode (each node charges its own steps at the roller's moment and span).
+pub(crate) struct Cx<'a> {
+    pub rng: &'a mut Rng,
+    pub env: &'a mut [Vec<i32>],
+    pub steps: u64,
+}
+
+impl Cx<'_> {
+    /// Charges `n` steps that happen at this moment in both modes (a die loop's `2n`, a
+    /// range's `n/16`), reported at `span`.
+    #[inline]
+    pub fn add<const P: bool>(&mut self, n: u64, span: Span) -> R<()> {
+        let before = self.steps;
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_STEPS {
+            return Err(if P {
+                error(
+                    span,
+                    format!("evaluation step limit of {MAX_STEPS} exceeded"),
+                )
+            } else {
+                // Costs charged ahead may pass the limit before the roll really does.
+                Stop::Retry
+            });
+        }
+        // A host's time limit (alea_core::Cancel), polled every POLL_STEPS steps.
+        if alea_core::Cancel::poll(before, self.steps) {
+            return Err(error(
+                span,
+                alea_core::LimitExceeded::cancelled().to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A node's own steps: charged here in the precise mode, ahead in the fast mode.
+    #[inline(always)]
+    pub fn own<const P: bool>(&mut self, n: u64, span: Span) -> R<()> {
+        if P { self.add::<P>(n, span) } else { Ok(()) }
+    }
+
+    /// Costs charged ahead (a loop body's, a branch's): in the fast mode only.
+    #[inline(always)]
+    pub fn ahead<const P: bool>(&mut self, n: u64, span: Span) -> R<()> {
+        if P { Ok(()) } else { self.add::<P>(n, span) }
+    }
+
+    /// `dk`: `range_inclusive(1, k)`, which is `1 + below(k)`.
+    #[inline(always)]
+    pub fn die(&mut self, k: u64) -> i32 {
+        (1 + self.rng.below(k)) as i32
+    }
+}
+
+/// The list-length limit, checked where the roller checks it.
+#[inline]
+pub(crate) fn check_len(len: usize, span: Span) -> R<()> {
+    if len > MAX_LIST_LEN {
+        return Err(error(
+            span,
+            format!("list too long (more than {MAX_LIST_LEN} elements)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The list-length limit checked ahead of the pushes (fast mode only; the precise mode
+/// checks after each push).
+#[inline]
+pub(crate) fn check_len_ahead<const P: bool>(len: usize) -> R<()> {
+    if !P && len > MAX_LIST_LEN {
+        return Err(Stop::Retry);
+    }
+    Ok(())
+}
+
+/// Keeps the members of `out[start..]` that pass `keep`, in order.
+#[inline]
+pub(crate) fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
+    let mut w = start;
+    for r in start..out.len() {
+        let m = out[r];
+        if keep(m) {
+            out[w] = m;
+            w += 1;
+        }
+    }
+    out.truncate(w);
+}
+
+/// `SEL x` on `out[start..]` for a comparison selector.
+pub(crate) fn compact_cmp(out: &mut Vec<i32>, start: usize, sel: Selector, drop: bool, k: i32) {
+    let d = drop;
+    match sel {
+        Selector::Eq => compact(out, start, |m| (m == k) != d),
+        Selector::Ne => compact(out, start, |m| (m != k) != d),
+        Selector::Lt => compact(out, start, |m| (m < k) != d),
+        Selector::Gt => compact(out, start, |m| (m > k) != d),
+        Selector::Le => compact(out, start, |m| (m <= k) != d),
+        _ => compact(out, start, |m| (m >= k) != d),
+    }
+}
+
+#[inline]
+pub(crate) fn fold(op: Aggregate, items: &[i32]) -> i32 {
+    match op {
+        Aggregate::Sum => items.iter().fold(0i32, |s, &x| s.wrapping_add(x)),
+        Aggregate::Prod => items.iter().fold(1i32, |s, &x| s.wrapping_mul(x)),
+        Aggregate::Count => items.len() as i32,
+    }
+}
+
+#[inline]
+fn fold_by(op: Aggregate, items: &[i32], keep: impl Fn(i32) -> bool) -> i32 {
+    let kept = items.iter().copied().filter(|&m| keep(m));
+    match op {
+        Aggregate::Sum => kept.fold(0i32, |s, x| s.wrapping_add(x)),
+        Aggregate::Prod => kept.fold(1i32, |s, x| s.wrapping_mul(x)),
+        Aggregate::Count => kept.count() as i32,
+    }
+}
+
+/// `op (SEL x items)` for a comparison selector, without building the filtered list.
+pub(crate) fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> i32 {
+    match sel {
+        Selector::Eq => fold_by(op, items, |m| (m == x) != drop),
+        Selector::Ne => fold_by(op, items, |m| (m != x) != drop),
+        Selector::Lt => fold_by(op, items, |m| (m < x) != drop),
+        Selector::Gt => fold_by(op, items, |m| (m > x) != drop),
+        Selector::Le => fold_by(op, items, |m| (m <= x) != drop),
+        _ => fold_by(op, items, |m| (m >= x) != drop),
+    }
+}
+
+/// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so
+/// the high half of `|a|·m` is `floor(|a| / d)` (Lemire, Kaser & Kurz 2019).
+#[inline]
+pub(crate) fn div_k(a: i32, m: u64) -> i32 {
+    let q = ((u128::from(a.unsigned_abs()) * u128::from(m)) >> 64) as u32;
+    // |a / d| ≤ 2^30 for d ≥ 2, so the quotient fits and its sign follows `a`.
+    if a < 0 {
+        (q as i32).wrapping_neg()
+    } else {
+        q as i32
+    }
+}
+
+/// [`ops::concat`] for `b ≥ 0`: `a·10^k ± b` wrapped to 32 bits, computed in wrapping 32-bit
+/// arithmetic (which agrees with the exact result modulo 2^32).
+#[inline]
+pub(crate) fn concat(a: i32, b: i32) -> i32 {
+    let scale = if b < 10 {
+        10
+    } else {
+        let mut scale = 100i32;
+        let mut rest = b / 100;
+        while rest > 0 {
+            scale = scale.wrapping_mul(10);
+            rest /= 10;
+        }
+        scale
+    };
+    let head = a.wrapping_mul(scale);
+    if a < 0 {
+        head.wrapping_sub(b)
+    } else {
+        head.wrapping_add(b)
+    }
+}
+
+/// [`ops::select_count`], with direct paths for the commonest `low`/`high` filters (keep one
+/// member, or all but one) that give the same members without sorting a copy. Without
+/// `ordered`, the members may come out in another order (for a fold).
+pub(crate) fn select(
+    sel: Selector,
+    drop: bool,
+    n: usize,
+    list: &mut Vec<i32>,
+    scratch: &mut Vec<i32>,
+    ordered: bool,
+) {
+    let len = list.len();
+    let n = n.min(len);
+    let (m, smallest) = match (sel, drop) {
+        (Selector::Low, false) => (n, true),
+        (Selector::High, false) => (n, false),
+        (Selector::Low, true) => (len - n, false),
+        (Selector::High, true) => (len - n, true),
+        _ => return ops::select_count(sel, drop, n, list, scratch),
+    };
+    if m >= len || m == 0 || (m > 1 && m + 1 < len) {
+        return ops::select_count(sel, drop, n, list, scratch);
+    }
+    if m == 1 {
+        // The one extreme member (equal members are the same value).
+        let best = if smallest {
+            list.iter().copied().min()
+        } else {
+            list.iter().copied().max()
+        };
+        list.clear();
+        list.extend(best);
+        return;
+    }
+    // All but one: the opposite extreme goes, its last occurrence (earliest are kept).
+    let mut at = 0;
+    for i in 1..len {
+        let (v, w) = (list[i], list[at]);
+        if (smallest && v >= w) || (!smallest && v <= w) {
+            at = i;
+        }
+    }
+    if ordered {
+        list.remove(at);
+    } else {
+        list.swap_remove(at);
+    }
+}

@@ -1,0 +1,229 @@
+//! Evaluation of the nodes that append their members to an output buffer.
+
+use super::cx::{Cx, R, check_len, check_len_ahead, compact_cmp, fold_cmp, select};
+use super::node::L;
+use crate::ast::{Aggregate, Reorder};
+use crate::ops;
+use crate::roll::MAX_WHILE_ITERATIONS;
+
+impl L {
+    /// Single values are pushed in the caller, the rest goes to [`L::eval_node`].
+    #[inline(always)]
+    pub(crate) fn eval<const P: bool>(&mut self, cx: &mut Cx, out: &mut Vec<i32>) -> R<()> {
+        match self {
+            L::Scalar(s, span) => {
+                let v = s.eval::<P>(cx)?;
+                out.push(v);
+                check_len(out.len(), *span)
+            }
+            _ => self.eval_node::<P>(cx, out),
+        }
+    }
+
+    fn eval_node<const P: bool>(&mut self, cx: &mut Cx, out: &mut Vec<i32>) -> R<()> {
+        match self {
+            L::Scalar(..) => self.eval::<P>(cx, out),
+            L::Var { slot, span } => {
+                cx.own::<P>(1, *span)?;
+                let value = &cx.env[*slot];
+                check_len(out.len() + value.len(), *span)?;
+                out.extend_from_slice(value);
+                Ok(())
+            }
+            L::Unknown { span, name } => {
+                cx.own::<P>(1, *span)?;
+                Err(ops::unknown_variable(*span, name).into())
+            }
+            L::Empty => Ok(()),
+            L::RepeatDice { n, k, span } => {
+                let n = n.eval::<P>(cx)?.max(0) as usize;
+                check_len(out.len().saturating_add(n), *span)?;
+                cx.add::<P>(2 * n as u64, *span)?;
+                out.reserve(n);
+                // A local copy keeps the generator's state in registers across the loop.
+                let mut rng = cx.rng.clone();
+                let k = *k;
+                out.extend((0..n).map(|_| (1 + rng.below(k)) as i32));
+                *cx.rng = rng;
+                Ok(())
+            }
+            L::Repeat { n, body, per, span } => {
+                let n = n.eval::<P>(cx)?.max(0) as u64;
+                cx.ahead::<P>(n.saturating_mul(*per), *span)?;
+                for _ in 0..n {
+                    cx.own::<P>(1, *span)?;
+                    body.eval::<P>(cx, out)?;
+                }
+                Ok(())
+            }
+            L::RepeatScalar {
+                n,
+                body,
+                per,
+                span,
+                body_span,
+            } => {
+                let n = n.eval::<P>(cx)?.max(0) as usize;
+                cx.ahead::<P>((n as u64).saturating_mul(*per), *span)?;
+                // The roller checks the length after each push; past the limit it fails at
+                // the latest on the last one.
+                check_len_ahead::<P>(out.len().saturating_add(n))?;
+                for _ in 0..n {
+                    cx.own::<P>(1, *span)?;
+                    let v = body.eval::<P>(cx)?;
+                    out.push(v);
+                    if P {
+                        check_len(out.len(), *body_span)?;
+                    }
+                }
+                Ok(())
+            }
+            L::Range { lo, hi, span } => {
+                let a = lo.eval::<P>(cx)?;
+                let b = hi.eval::<P>(cx)?;
+                if a <= b {
+                    let n = (i64::from(b) - i64::from(a) + 1) as usize;
+                    check_len(out.len().saturating_add(n), *span)?;
+                    cx.add::<P>(n as u64 / 16, *span)?;
+                    out.extend(a..=b);
+                }
+                Ok(())
+            }
+            L::List(items) => {
+                for item in items {
+                    item.eval::<P>(cx, out)?;
+                }
+                Ok(())
+            }
+            L::Reorder(op, a) => {
+                let start = out.len();
+                a.eval::<P>(cx, out)?;
+                let tail = &mut out[start..];
+                match op {
+                    Reorder::Perm => cx.rng.shuffle(tail),
+                    Reorder::Sort => tail.sort_unstable(),
+                    Reorder::Rev => tail.reverse(),
+                }
+                Ok(())
+            }
+            L::FilterCmp { sel, drop, x, list } => {
+                let k = x.eval::<P>(cx)?;
+                let start = out.len();
+                list.eval::<P>(cx, out)?;
+                compact_cmp(out, start, *sel, *drop, k);
+                Ok(())
+            }
+            L::FilterSel {
+                sel,
+                drop,
+                k,
+                list,
+                buf,
+                scratch,
+                span,
+                sel_span,
+            } => {
+                let k = k.eval::<P>(cx)?;
+                if k < 0 {
+                    return Err(ops::negative_count(*sel_span, *sel, k).into());
+                }
+                buf.clear();
+                list.eval::<P>(cx, buf)?;
+                select(*sel, *drop, k as usize, buf, scratch, true);
+                out.extend_from_slice(buf);
+                check_len(out.len(), *span)
+            }
+            L::If {
+                cond,
+                buf,
+                then,
+                then_cost,
+                other,
+                other_cost,
+                span,
+            } => {
+                // `if >0 x`: whether any member passes, without a list.
+                let taken = if let L::FilterCmp { sel, drop, x, list } = &mut **cond
+                    && let L::Var { slot, span } = **list
+                {
+                    let x = x.eval::<P>(cx)?;
+                    cx.own::<P>(1, span)?;
+                    fold_cmp(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
+                } else {
+                    buf.clear();
+                    cond.eval::<P>(cx, buf)?;
+                    !buf.is_empty()
+                };
+                cx.own::<P>(1, *span)?;
+                if taken {
+                    cx.ahead::<P>(*then_cost, *span)?;
+                    then.eval::<P>(cx, out)
+                } else {
+                    cx.ahead::<P>(*other_cost, *span)?;
+                    other.eval::<P>(cx, out)
+                }
+            }
+            L::Let {
+                slot,
+                value,
+                buf,
+                body,
+            } => {
+                // The value may use this depth's buffer for its own bindings: evaluate it
+                // aside, then bind it.
+                buf.clear();
+                value.eval::<P>(cx, buf)?;
+                std::mem::swap(buf, &mut cx.env[*slot]);
+                body.eval::<P>(cx, out)
+            }
+            L::Foreach {
+                slot,
+                list,
+                members,
+                body,
+                per,
+                span,
+            } => {
+                members.clear();
+                list.eval::<P>(cx, members)?;
+                for &m in members.iter() {
+                    cx.ahead::<P>(*per, *span)?;
+                    cx.own::<P>(1, *span)?;
+                    let bound = &mut cx.env[*slot];
+                    bound.clear();
+                    bound.push(m);
+                    body.eval::<P>(cx, out)?;
+                }
+                Ok(())
+            }
+            L::While {
+                slot,
+                init,
+                next,
+                body,
+                per,
+                span,
+            } => {
+                next.clear();
+                init.eval::<P>(cx, next)?;
+                std::mem::swap(next, &mut cx.env[*slot]);
+                let mut iterations = 0u64;
+                while !cx.env[*slot].is_empty() {
+                    let current = &cx.env[*slot];
+                    check_len(out.len() + current.len(), *span)?;
+                    out.extend_from_slice(current);
+                    iterations += 1;
+                    if iterations > MAX_WHILE_ITERATIONS {
+                        return Err(ops::while_iterations(*span, MAX_WHILE_ITERATIONS).into());
+                    }
+                    cx.ahead::<P>(*per, *span)?;
+                    cx.own::<P>(1, *span)?;
+                    next.clear();
+                    body.eval::<P>(cx, next)?;
+                    std::mem::swap(next, &mut cx.env[*slot]);
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The compiled form: specialised nodes that own their scratch buffers.
+//!
+//! Every node keeps the spans its errors and its steps are reported at (see the module docs
+//! of [`crate::sample`] for the step rules), so the one evaluator reports every error itself.
+
+use crate::ast::{Aggregate, BinOp, Reorder, Selector};
+use crate::ops::Operand;
+use alea_core::Span;
+
+/// Where a "needs a single value" error is reported: what the operand is and the span of the
+/// operator (or prefix node, or selector) it belongs to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    pub what: Operand,
+    pub at: Span,
+}
+
+/// Nodes that give one value (the roller's `scalar`: one step at `span`, then the operands).
+#[derive(Clone, Debug)]
+pub(crate) enum S {
+    Const(i32, Span),
+    /// A variable that must hold exactly one value.
+    Var {
+        slot: usize,
+        span: Span,
+        need: Need,
+    },
+    /// A variable no binding encloses: always an error, after `steps` steps.
+    Unknown {
+        span: Span,
+        name: Box<str>,
+        steps: u64,
+    },
+    Neg(Box<S>, Span),
+    Bin {
+        op: BinOp,
+        a: Box<S>,
+        b: Box<S>,
+        span: Span,
+        op_span: Span,
+    },
+    /// `a / d` with a literal `d ≥ 2`: a multiplication by the precomputed
+    /// `floor((2^64 - 1) / d) + 1` instead of a division (exact for 32-bit operands).
+    DivK {
+        a: Box<S>,
+        m: u64,
+        span: Span,
+        d_span: Span,
+    },
+    /// `dK` with a literal `K ≥ 1` (two steps: the `d` and the literal).
+    DieK {
+        k: u64,
+        span: Span,
+        k_span: Span,
+    },
+    Die(Box<S>, Span),
+    Agg {
+        op: Aggregate,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+    },
+    /// `sum x` on a variable: folds the bound value in place.
+    AggVar {
+        op: Aggregate,
+        slot: usize,
+        span: Span,
+        var_span: Span,
+    },
+    /// `count n#dK` family: `op` over `n` fresh dice, optionally filtered by a comparison
+    /// against `x` (evaluated first, as the filter does), without a list.
+    AggDice {
+        op: Aggregate,
+        cmp: Option<(Selector, bool, Box<S>)>,
+        n: Box<S>,
+        k: u64,
+        span: Span,
+        repeat_span: Span,
+    },
+    /// `count >7 e`: folds the members that pass, without compacting.
+    AggCmp {
+        op: Aggregate,
+        sel: Selector,
+        drop: bool,
+        x: Box<S>,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+    },
+    AggCmpVar {
+        op: Aggregate,
+        sel: Selector,
+        drop: bool,
+        x: Box<S>,
+        slot: usize,
+        span: Span,
+        var_span: Span,
+    },
+    /// `sum (drop low 1 e)`: folds the selected members in their own buffer (the order of the
+    /// members does not matter to a fold).
+    AggSel {
+        op: Aggregate,
+        sel: Selector,
+        drop: bool,
+        k: Box<S>,
+        list: Box<L>,
+        buf: Vec<i32>,
+        scratch: Vec<i32>,
+        span: Span,
+        sel_span: Span,
+    },
+    /// `high 1 e` / `low 1 e` where one value is needed: the extreme member.
+    Extreme {
+        largest: bool,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        one_span: Span,
+        need: Need,
+    },
+    /// A list expression where one value is needed.
+    Single {
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        need: Need,
+    },
+}
+
+/// Nodes that append their members to an output buffer (the roller's `eval_into`).
+#[derive(Clone, Debug)]
+pub(crate) enum L {
+    /// A single value, pushed; the length is checked at `span`.
+    Scalar(S, Span),
+    Var {
+        slot: usize,
+        span: Span,
+    },
+    Unknown {
+        span: Span,
+        name: Box<str>,
+    },
+    Empty,
+    /// `n#dK` with a literal `K ≥ 1` (2 steps a die).
+    RepeatDice {
+        n: S,
+        k: u64,
+        span: Span,
+    },
+    Repeat {
+        n: S,
+        body: Box<L>,
+        per: u64,
+        span: Span,
+    },
+    /// `n#e` with a single-value `e`.
+    RepeatScalar {
+        n: S,
+        body: S,
+        per: u64,
+        span: Span,
+        body_span: Span,
+    },
+    Range {
+        lo: S,
+        hi: S,
+        span: Span,
+    },
+    List(Vec<L>),
+    Reorder(Reorder, Box<L>),
+    FilterCmp {
+        sel: Selector,
+        drop: bool,
+        x: S,
+        list: Box<L>,
+    },
+    FilterSel {
+        sel: Selector,
+        drop: bool,
+        k: S,
+        list: Box<L>,
+        buf: Vec<i32>,
+        scratch: Vec<i32>,
+        span: Span,
+        sel_span: Span,
+    },
+    If {
+        cond: Box<L>,
+        buf: Vec<i32>,
+        then: Box<L>,
+        then_cost: u64,
+        other: Box<L>,
+        other_cost: u64,
+        span: Span,
+    },
+    Let {
+        slot: usize,
+        value: Box<L>,
+        buf: Vec<i32>,
+        body: Box<L>,
+    },
+    Foreach {
+        slot: usize,
+        list: Box<L>,
+        members: Vec<i32>,
+        body: Box<L>,
+        per: u64,
+        span: Span,
+    },
+    While {
+        slot: usize,
+        init: Box<L>,
+        next: Vec<i32>,
+        body: Box<L>,
+        per: u64,
+        span: Span,
+    },
+}

@@ -1,0 +1,267 @@
+//! Evaluation of the nodes that give one value.
+
+use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, select};
+use super::node::{L, Need, S};
+use crate::ast::{Aggregate, BinOp, Selector};
+use crate::ops;
+
+/// The "needs a single value" error of a list of `len` members.
+fn not_single(need: Need, len: usize) -> super::cx::Stop {
+    ops::not_single(need.what, need.at, len).into()
+}
+
+impl S {
+    /// Leaves are evaluated in the caller (most operands are leaves), the rest in
+    /// [`S::eval_node`]: this saves a call per leaf.
+    #[inline(always)]
+    pub(crate) fn eval<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
+        match self {
+            S::Const(n, span) => {
+                cx.own::<P>(1, *span)?;
+                Ok(*n)
+            }
+            S::DieK { k, span, k_span } => {
+                cx.own::<P>(1, *span)?;
+                cx.own::<P>(1, *k_span)?;
+                Ok(cx.die(*k))
+            }
+            _ => self.eval_node::<P>(cx),
+        }
+    }
+
+    fn eval_node<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
+        match self {
+            S::Const(..) | S::DieK { .. } => self.eval::<P>(cx),
+            S::Var { slot, span, need } => {
+                cx.own::<P>(1, *span)?;
+                match cx.env[*slot][..] {
+                    [v] => Ok(v),
+                    ref other => {
+                        let len = other.len();
+                        // The roller reads the variable as a list (one more step), then fails.
+                        cx.add::<P>(1, *span)?;
+                        Err(not_single(*need, len))
+                    }
+                }
+            }
+            S::Unknown { span, name, steps } => {
+                cx.own::<P>(1, *span)?;
+                cx.add::<P>(*steps - 1, *span)?;
+                Err(ops::unknown_variable(*span, name).into())
+            }
+            S::Neg(a, span) => {
+                cx.own::<P>(1, *span)?;
+                Ok(a.eval::<P>(cx)?.wrapping_neg())
+            }
+            S::Bin {
+                op,
+                a,
+                b,
+                span,
+                op_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let a = a.eval::<P>(cx)?;
+                let b = b.eval::<P>(cx)?;
+                match op {
+                    BinOp::Concat if b >= 0 => Ok(concat(a, b)),
+                    _ => ops::binary(*op, a, b).map_err(|e| ops::arithmetic(*op_span, e).into()),
+                }
+            }
+            S::DivK { a, m, span, d_span } => {
+                cx.own::<P>(1, *span)?;
+                let a = a.eval::<P>(cx)?;
+                cx.own::<P>(1, *d_span)?;
+                Ok(div_k(a, *m))
+            }
+            S::Die(a, span) => {
+                cx.own::<P>(1, *span)?;
+                let n = a.eval::<P>(cx)?;
+                if n < 1 {
+                    return Err(ops::bad_die(*span, n).into());
+                }
+                Ok(cx.die(n as u64))
+            }
+            S::Agg {
+                op,
+                list,
+                buf,
+                span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                buf.clear();
+                list.eval::<P>(cx, buf)?;
+                Ok(fold(*op, buf))
+            }
+            S::AggVar {
+                op,
+                slot,
+                span,
+                var_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                cx.own::<P>(1, *var_span)?;
+                Ok(fold(*op, &cx.env[*slot]))
+            }
+            S::AggDice {
+                op,
+                cmp,
+                n,
+                k,
+                span,
+                repeat_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let cmp = match cmp {
+                    Some((sel, drop, x)) => Some((*sel, *drop, x.eval::<P>(cx)?)),
+                    None => None,
+                };
+                let n = n.eval::<P>(cx)?.max(0) as usize;
+                super::cx::check_len(n, *repeat_span)?;
+                cx.add::<P>(2 * n as u64, *repeat_span)?;
+                Ok(fold_dice(cx, *op, cmp, n, *k))
+            }
+            S::AggCmp {
+                op,
+                sel,
+                drop,
+                x,
+                list,
+                buf,
+                span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let x = x.eval::<P>(cx)?;
+                buf.clear();
+                list.eval::<P>(cx, buf)?;
+                Ok(fold_cmp(*op, *sel, *drop, x, buf))
+            }
+            S::AggCmpVar {
+                op,
+                sel,
+                drop,
+                x,
+                slot,
+                span,
+                var_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let x = x.eval::<P>(cx)?;
+                cx.own::<P>(1, *var_span)?;
+                Ok(fold_cmp(*op, *sel, *drop, x, &cx.env[*slot]))
+            }
+            S::AggSel {
+                op,
+                sel,
+                drop,
+                k,
+                list,
+                buf,
+                scratch,
+                span,
+                sel_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let k = k.eval::<P>(cx)?;
+                if k < 0 {
+                    return Err(ops::negative_count(*sel_span, *sel, k).into());
+                }
+                buf.clear();
+                list.eval::<P>(cx, buf)?;
+                select(*sel, *drop, k as usize, buf, scratch, false);
+                Ok(fold(*op, buf))
+            }
+            S::Extreme {
+                largest,
+                list,
+                buf,
+                span,
+                one_span,
+                need,
+            } => {
+                cx.own::<P>(1, *span)?;
+                cx.own::<P>(1, *one_span)?;
+                let members = match **list {
+                    L::Var { slot, span } => {
+                        cx.own::<P>(1, span)?;
+                        &cx.env[slot][..]
+                    }
+                    _ => {
+                        buf.clear();
+                        list.eval::<P>(cx, buf)?;
+                        &buf[..]
+                    }
+                };
+                let best = if *largest {
+                    members.iter().max()
+                } else {
+                    members.iter().min()
+                };
+                match best {
+                    Some(&v) => Ok(v),
+                    None => Err(not_single(*need, 0)),
+                }
+            }
+            S::Single {
+                list,
+                buf,
+                span,
+                need,
+            } => {
+                cx.own::<P>(1, *span)?;
+                buf.clear();
+                list.eval::<P>(cx, buf)?;
+                match buf[..] {
+                    [v] => Ok(v),
+                    _ => Err(not_single(*need, buf.len())),
+                }
+            }
+        }
+    }
+}
+
+/// `op` over `n` fresh `dk`, keeping those that pass `cmp` (a comparison selector, `drop`,
+/// and its value): the draws of `n#dk`, without the list.
+#[inline]
+fn fold_dice(
+    cx: &mut Cx,
+    op: Aggregate,
+    cmp: Option<(Selector, bool, i32)>,
+    n: usize,
+    k: u64,
+) -> i32 {
+    // A local copy keeps the generator's state in registers across the loop.
+    let mut rng = cx.rng.clone();
+    let mut draw = || (1 + rng.below(k)) as i32;
+    let v = match cmp {
+        None => match op {
+            Aggregate::Sum => (0..n).fold(0i32, |s, _| s.wrapping_add(draw())),
+            Aggregate::Prod => (0..n).fold(1i32, |s, _| s.wrapping_mul(draw())),
+            Aggregate::Count => {
+                for _ in 0..n {
+                    draw();
+                }
+                n as i32
+            }
+        },
+        Some((sel, drop, x)) => {
+            let mut acc: i32 = match op {
+                Aggregate::Prod => 1,
+                _ => 0,
+            };
+            for _ in 0..n {
+                let m = draw();
+                if sel.compare(m, x) != drop {
+                    acc = match op {
+                        Aggregate::Sum => acc.wrapping_add(m),
+                        Aggregate::Prod => acc.wrapping_mul(m),
+                        Aggregate::Count => acc + 1,
+                    };
+                }
+            }
+            acc
+        }
+    };
+    *cx.rng = rng;
+    v
+}
