@@ -9,9 +9,10 @@
 
 use crate::analysis::Source;
 use crate::chain::{self, Chain, Key, Model};
-use crate::exact::{ExactError, ExactOptions, StationaryCache, chain_error, long_run};
+use crate::exact::{ExactError, ExactOptions, Role, StationaryCache, chain_error, long_run, role};
 use crate::presets::{Builtin, TETROMINOES};
 use crate::randomizer::Dealer;
+use crate::spec::Core;
 use alea_prob::Ratio;
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -326,6 +327,91 @@ fn game_drought(pc: &PieceChain, w: &Weighted, n: u64, k: u64) -> Ratio {
     hit
 }
 
+/// What decides a piece's tables: pieces with equal keys have equal chains, long-run weights
+/// and (when `needs_start`) starts, so one chain serves them all. Lists and bags start from
+/// full counts, so their start only depends on how often `first` names the piece; a sequence's
+/// or a history's start places the piece's cards, so there each piece keeps its own chain when
+/// the start matters (game odds) and shares by [`crate::exact::role`] otherwise.
+fn table_role(source: &Source, x: usize, needs_start: bool) -> Role {
+    match source {
+        Source::Spec(spec) => match spec.core {
+            Core::List | Core::Bag { .. } => {
+                let m = spec.cards.iter().filter(|&&c| c == x as u16).count() as u64;
+                let named = spec
+                    .first
+                    .as_ref()
+                    .map_or(0, |f| f.iter().filter(|&&c| c == x as u16).count() as u64);
+                Role::Counts(m, named)
+            }
+            _ if needs_start => Role::Own(x as u16),
+            _ => role(spec, x as u16, true),
+        },
+        Source::Builtin(name) => {
+            let symmetric = Builtin::new(name)
+                .and_then(|b| Model::for_builtin(&b, 0))
+                .is_some_and(|m| m.symmetric());
+            if symmetric {
+                Role::Counts(0, 0)
+            } else {
+                Role::Own(x as u16)
+            }
+        }
+    }
+}
+
+/// The piece names of `source`, and the index of `piece` among them (an unknown name is
+/// [`ExactError::UnknownPiece`]).
+fn names_and_piece(
+    source: &Source,
+    piece: Option<&str>,
+) -> Result<(Vec<String>, Option<usize>), ExactError> {
+    let names: Vec<String> = match source {
+        Source::Spec(s) => s.pieces().iter().map(|p| p.to_string()).collect(),
+        Source::Builtin(_) => TETROMINOES.iter().map(|s| s.to_string()).collect(),
+    };
+    let index = match piece {
+        None => None,
+        Some(p) => {
+            Some(
+                names
+                    .iter()
+                    .position(|n| n == p)
+                    .ok_or_else(|| ExactError::UnknownPiece {
+                        piece: p.to_string(),
+                        pieces: names.clone(),
+                    })?,
+            )
+        }
+    };
+    Ok((names, index))
+}
+
+/// The chain of piece `i` of `source`.
+fn source_chain(
+    source: &Source,
+    i: usize,
+    opts: &ExactOptions,
+    cache: &mut StationaryCache,
+) -> Result<PieceChain, ExactError> {
+    match source {
+        Source::Spec(spec) => piece_chain(
+            &Model::for_spec(spec, i as u16),
+            Some((spec, i as u16)),
+            opts,
+            cache,
+        ),
+        Source::Builtin(name) => {
+            let b = Builtin::new(name).expect("built-in preset exists");
+            let Some(model) = Model::for_builtin(&b, i as u8) else {
+                return Err(ExactError::NoFiniteChain {
+                    preset: name.to_string(),
+                });
+            };
+            piece_chain(&model, None, opts, cache)
+        }
+    }
+}
+
 /// The exact drought, flood and game tables of `source`: errors as [`crate::exact`] when a
 /// chain exceeds the limits, [`ExactError::NoFiniteChain`] for `tgm3`, and
 /// [`ExactError::TooLarge`] for k or N above [`MAX_TABLE_STEPS`].
@@ -340,38 +426,32 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
         }
     }
     let mut cache = StationaryCache::new();
-    let names: Vec<String> = match source {
-        Source::Spec(s) => s.pieces().iter().map(|p| p.to_string()).collect(),
-        Source::Builtin(_) => TETROMINOES.iter().map(|s| s.to_string()).collect(),
-    };
-    let wanted = |i: usize| opts.piece.as_deref().is_none_or(|p| p == names[i]);
+    let (names, only) = names_and_piece(source, opts.piece.as_deref())?;
+    let wanted = |i: usize| only.is_none_or(|j| j == i);
     let mut pieces = Vec::new();
     // Runs of every piece, for the mixed same-piece run law.
     let mut all_runs: Vec<(Ratio, Vec<Ratio>)> = Vec::new();
     // Pieces not asked for only contribute their runs to the mixed run law.
     let runs_only = opts.runs_only();
+    let needs_start = opts.game_length > 0;
+    let mut done: HashMap<(Role, bool), PieceTables> = HashMap::new();
     for (i, name) in names.iter().enumerate() {
         if !wanted(i) && opts.runs_to == 0 {
             continue;
         }
-        let pc = match source {
-            Source::Spec(spec) => piece_chain(
-                &Model::for_spec(spec, i as u16),
-                Some((spec, i as u16)),
-                &opts.exact,
-                &mut cache,
-            )?,
-            Source::Builtin(name) => {
-                let b = Builtin::new(name).expect("built-in preset exists");
-                let Some(model) = Model::for_builtin(&b, i as u8) else {
-                    return Err(ExactError::NoFiniteChain {
-                        preset: name.to_string(),
-                    });
-                };
-                piece_chain(&model, None, &opts.exact, &mut cache)?
+        let key = (table_role(source, i, needs_start), wanted(i));
+        let t = match done.get(&key) {
+            Some(t) => PieceTables {
+                piece: name.clone(),
+                ..t.clone()
+            },
+            None => {
+                let pc = source_chain(source, i, &opts.exact, &mut cache)?;
+                let t = piece_tables(name, &pc, if wanted(i) { opts } else { &runs_only });
+                done.insert(key, t.clone());
+                t
             }
         };
-        let t = piece_tables(name, &pc, if wanted(i) { opts } else { &runs_only });
         all_runs.push((t.run_start.clone(), t.runs.clone()));
         if wanted(i) {
             pieces.push(t);
@@ -409,6 +489,44 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
     })
 }
 
+fn fractions_json(v: &[Ratio]) -> String {
+    let items: Vec<String> = v
+        .iter()
+        .map(|r| format!("\"{}\"", r.to_plain_string()))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+impl ExactTables {
+    /// The tables as one JSON object, fractions as strings: `drought` per piece from k = 0,
+    /// `runs` per piece, `all_runs` and `set_runs` (`null` when not exact) from l = 1, and the
+    /// game odds per piece.
+    pub fn to_json(&self) -> String {
+        let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".into());
+        let by_piece = |f: &dyn Fn(&PieceTables) -> String| {
+            let items: Vec<String> = self
+                .pieces
+                .iter()
+                .map(|p| format!("{}: {}", q(&p.piece), f(p)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        };
+        format!(
+            "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"set_runs\": {}, \"game\": \
+             {{\"length\": {}, \"drought\": {}, \"probability\": {}}}}}",
+            by_piece(&|p| fractions_json(&p.drought)),
+            by_piece(&|p| fractions_json(&p.runs)),
+            fractions_json(&self.runs),
+            self.set_runs
+                .as_deref()
+                .map_or("null".into(), fractions_json),
+            self.game_length,
+            self.game_drought,
+            by_piece(&|p| format!("\"{}\"", p.game_drought.to_plain_string())),
+        )
+    }
+}
+
 /// P(gap ≥ k) of each piece (or of `piece`), exact for every k: the first-passage iteration
 /// runs to k itself rather than stopping at the listed gaps.
 pub fn gap_at_least(
@@ -417,27 +535,43 @@ pub fn gap_at_least(
     piece: Option<&str>,
     exact: &ExactOptions,
 ) -> Result<Vec<(String, Ratio)>, ExactError> {
-    let opts = ExactTableOptions {
-        exact: exact.clone(),
-        drought_to: k,
-        runs_to: 0,
-        game_length: 0,
-        game_drought: 1,
-        piece: piece.map(str::to_string),
-        set: Vec::new(),
+    if k > MAX_TABLE_STEPS {
+        return Err(steps_error("drought table", k));
+    }
+    let (names, only) = names_and_piece(source, piece)?;
+    let mut cache = StationaryCache::new();
+    let mut done: HashMap<Role, Ratio> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if only.is_some_and(|j| j != i) {
+            continue;
+        }
+        let key = table_role(source, i, false);
+        let p = match done.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let pc = source_chain(source, i, exact, &mut cache)?;
+                let p = drought_at(&pc, k);
+                done.insert(key, p.clone());
+                p
+            }
+        };
+        out.push((name.clone(), p));
+    }
+    Ok(out)
+}
+
+/// P(gap ≥ k) alone: the first-passage iteration to k with no fraction reduced on the way
+/// (the drought table reduces one per k, which dominates for large k).
+fn drought_at(pc: &PieceChain, k: u64) -> Ratio {
+    let w = Weighted::new(&pc.chain);
+    let Some(mut v) = Law::from_ratios(&pc.weight).step(&w, true).normalised() else {
+        return Ratio::zero();
     };
-    let t = exact_tables(source, &opts)?;
-    Ok(t.pieces
-        .into_iter()
-        .map(|p| {
-            let v = p
-                .drought
-                .get(k as usize)
-                .cloned()
-                .unwrap_or_else(Ratio::zero);
-            (p.piece, v)
-        })
-        .collect())
+    for _ in 0..k {
+        v = v.step(&w, false);
+    }
+    v.total()
 }
 
 /// The run law of a set of pieces: the spec with the set's names merged into one, whose chain
@@ -450,7 +584,7 @@ fn set_run_law(
     set: &[String],
     opts: &ExactTableOptions,
 ) -> Result<Option<Vec<Ratio>>, ExactError> {
-    use crate::spec::{Core, Starting};
+    use crate::spec::Starting;
     let in_set: Vec<bool> = spec
         .pieces()
         .iter()
@@ -525,9 +659,13 @@ pub fn gap_at_least_or_simulate(
         }
         Err(e) => e,
     };
+    // A name the randomizer does not deal is the caller's mistake, not a reason to simulate.
     let crate::Fallback::Simulate { seed, deals } = *fallback else {
         return Err(why);
     };
+    if matches!(why, ExactError::UnknownPiece { .. }) {
+        return Err(why);
+    }
     let a = crate::analyse(
         source,
         &crate::AnalysisOptions {

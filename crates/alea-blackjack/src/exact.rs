@@ -118,6 +118,13 @@ pub enum ExactError {
         /// The limit (`max_solve`).
         limit: usize,
     },
+    /// X05: a table asked for a piece the randomizer does not deal (a usage error).
+    UnknownPiece {
+        /// The name asked for.
+        piece: String,
+        /// The randomizer's pieces.
+        pieces: Vec<String>,
+    },
 }
 
 impl ExactError {
@@ -128,7 +135,17 @@ impl ExactError {
             ExactError::NoFiniteChain { .. } => "X02",
             ExactError::TooLarge { .. } => "X03",
             ExactError::ClassTooLarge { .. } => "X04",
+            ExactError::UnknownPiece { .. } => "X05",
         }
+    }
+
+    /// The error as JSON: `{"code": …, "message": …}`.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"code\": \"{}\", \"message\": {}}}",
+            self.code(),
+            serde_json::to_string(&self.to_string()).unwrap_or_else(|_| "\"?\"".into())
+        )
     }
 }
 
@@ -164,6 +181,9 @@ impl fmt::Display for ExactError {
                 "a recurrent class of {size} states exceeds the exact solve limit {limit}; \
                  raise --max-solve to {size} or use --stats"
             ),
+            ExactError::UnknownPiece { piece, pieces } => {
+                write!(f, "no such piece '{piece}' (pieces: {})", pieces.join(","))
+            }
         }
     }
 }

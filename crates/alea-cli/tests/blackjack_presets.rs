@@ -204,3 +204,50 @@ fn exact_mean_gap_keeps_the_tail() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("P59              1/60   0.016667    59.000 unbounded"));
 }
+
+/// An unknown `--piece` is the library's X05, a usage error from every table mode, and never
+/// simulated (tgm3 has no exact chain, yet the name is checked first).
+#[test]
+fn unknown_piece_is_a_usage_error_everywhere() {
+    for args in [
+        &["tgm3", "--gap-at-least", "3", "--piece", "Q"][..],
+        &["tgm2", "--tables", "--piece", "Q", "-n", "10"][..],
+        &["nes-real", "--gap-at-least", "3", "--piece", "Q"][..],
+    ] {
+        let o = bj(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("X05") && err.contains("no such piece 'Q'"),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// `with 4 history 1000 rolls`: the text report needs no `--tail` (no gap law is listed), and
+/// `--json` at the default tail is refused with the work it needs and a tail that fits.
+#[test]
+fn many_rolls_report_and_refusal() {
+    let spec = "I,J,L,O,S,T,Z with 4 history 1000 rolls";
+    let o = bj(&[spec, "--exact"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.contains("I                 1/7   0.142857     6.000 unbounded"),
+        "{out}"
+    );
+    let o = bj(&[spec, "--exact", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let m = v["diagnostics"][0]["message"].as_str().unwrap();
+    assert_eq!(v["diagnostics"][0]["code"], "X03");
+    assert!(
+        m.contains("raise --max-work to ") && m.contains("raise --tail to 1/1000"),
+        "{m}"
+    );
+    let o = bj(&[spec, "--exact", "--json", "--tail", "1/1000"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["frequency"]["T"], "1/7");
+}

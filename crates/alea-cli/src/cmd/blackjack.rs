@@ -175,7 +175,13 @@ fn plain_failure(status: u8, code: Option<&str>, message: String) -> Failure {
 }
 
 fn exact_failure(e: &ExactError) -> Failure {
-    plain_failure(EXIT_FAILED, Some(e.code()), e.to_string())
+    match e {
+        // A name the randomizer does not deal, like an unknown option value: a usage error.
+        ExactError::UnknownPiece { .. } => {
+            plain_failure(EXIT_USAGE, Some(e.code()), format!("--piece: {e}"))
+        }
+        _ => plain_failure(EXIT_FAILED, Some(e.code()), e.to_string()),
+    }
 }
 
 /// Resolves one spec text or preset name (the library's one rule, [`Source::resolve`]).
@@ -509,23 +515,6 @@ fn canonical(out: &mut dyn Write, target: &Source, json: bool) -> Result<(), Fai
             format!("preset '{n}' is built in and has no Blackjack form"),
         )),
     }
-}
-
-/// `--piece P` must name a piece of the randomizer (usage error otherwise).
-fn check_piece(target: &Source, piece: Option<&str>) -> Result<(), Failure> {
-    let Some(p) = piece else { return Ok(()) };
-    let r = target.randomizer(0);
-    if r.pieces().contains(&p) {
-        return Ok(());
-    }
-    Err(plain_failure(
-        EXIT_USAGE,
-        None,
-        format!(
-            "--piece {p}: no such piece (pieces: {})",
-            r.pieces().join(",")
-        ),
-    ))
 }
 
 /// The arcade dealer's seed as reported: the LFSR state it starts from.

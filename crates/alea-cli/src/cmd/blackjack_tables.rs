@@ -3,8 +3,7 @@
 //! ([`alea_blackjack::StreamTables`]). Nothing is computed here.
 
 use super::{
-    Args, Failure, check_piece, exact_failure, finish, json_f64, json_str, line_chart,
-    plain_failure, write_svg,
+    Args, Failure, exact_failure, finish, json_f64, json_str, line_chart, plain_failure, write_svg,
 };
 use crate::common::{EXIT_FAILED, EXIT_USAGE};
 use alea_blackjack::{
@@ -14,44 +13,12 @@ use alea_blackjack::{
 use alea_core::Diagnostic;
 use std::io::{self, Write};
 
-fn fractions(v: &[Ratio]) -> String {
-    let items: Vec<String> = v
-        .iter()
-        .map(|r| format!("\"{}\"", r.to_plain_string()))
-        .collect();
-    format!("[{}]", items.join(","))
-}
-
-/// `{"I": f(I), …}` over the pieces of `t`.
-fn by_piece(t: &ExactTables, f: impl Fn(&alea_blackjack::PieceTables) -> String) -> String {
-    let items: Vec<String> = t
-        .pieces
-        .iter()
-        .map(|p| format!("{}: {}", json_str(&p.piece), f(p)))
-        .collect();
-    format!("{{{}}}", items.join(", "))
-}
-
-/// The `"exact"` member of `--tables --json`: fractions, tables indexed from k = 0 (drought)
-/// and l = 1 (runs).
+/// The `"exact"` member of `--tables --json` (the library's JSON of the tables), or `null`
+/// with an `"exact_error"` member.
 pub(super) fn exact_json(t: &Result<ExactTables, ExactError>) -> String {
     match t {
-        Err(e) => format!(
-            "null, \"exact_error\": {{\"code\": \"{}\", \"message\": {}}}",
-            e.code(),
-            json_str(&e.to_string())
-        ),
-        Ok(t) => format!(
-            "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"set_runs\": {}, \"game\": \
-             {{\"length\": {}, \"drought\": {}, \"probability\": {}}}}}",
-            by_piece(t, |p| fractions(&p.drought)),
-            by_piece(t, |p| fractions(&p.runs)),
-            fractions(&t.runs),
-            t.set_runs.as_deref().map_or("null".into(), fractions),
-            t.game_length,
-            t.game_drought,
-            by_piece(t, |p| format!("\"{}\"", p.game_drought.to_plain_string())),
-        ),
+        Err(e) => format!("null, \"exact_error\": {}", e.to_json()),
+        Ok(t) => t.to_json(),
     }
 }
 
@@ -363,11 +330,13 @@ pub(super) fn run(
             piece: args.piece.clone(),
             ..Default::default()
         };
-        check_piece(target, args.piece.as_deref())?;
         let exact = {
             let _progress = crate::common::Progress::spinner("computing tables");
             alea_blackjack::exact_tables(target, &exact_opts)
         };
+        if let Err(e @ ExactError::UnknownPiece { .. }) = &exact {
+            return Err(exact_failure(e));
+        }
         if let (Some(path), Ok(t)) = (&args.plot, &exact) {
             write_svg(path, &drought_svg(t))?;
         }
@@ -410,7 +379,6 @@ pub(super) fn run(
         return finish(r, out);
     }
     if let Some(k) = args.gap_at_least {
-        check_piece(target, args.piece.as_deref())?;
         let fallback = Fallback::Simulate {
             seed,
             deals: args.n.unwrap_or(1_000_000),
