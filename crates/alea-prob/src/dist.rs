@@ -413,15 +413,17 @@ pub(crate) fn sum_weights<T>(items: &[(T, Weight)]) -> Weight {
     total
 }
 
-fn merge_sorted<T: Ord>(items: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
-    let mut out: Vec<(T, Weight)> = Vec::with_capacity(items.len());
-    for (t, w) in items {
-        match out.last_mut() {
-            Some((last, lw)) if *last == t => lw.add_assign(&w),
-            _ => out.push((t, w)),
+/// Merges the weights of equal neighbours in place: a second vector as big as the first was
+/// the peak of every map and product of a big distribution (twice its final size).
+fn merge_sorted<T: Ord>(mut items: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
+    items.dedup_by(|(t, w), (kept, kw)| {
+        let same = *t == *kept;
+        if same {
+            kw.add_assign(w);
         }
-    }
-    out
+        same
+    });
+    items
 }
 
 /// Steps per outcome (and word of weight) of [`Dist::mixture`].

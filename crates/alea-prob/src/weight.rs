@@ -9,99 +9,133 @@ use std::fmt;
 /// A non-negative integer weight.
 ///
 /// Most dice distributions have totals far below 2^128 (`20#d6` has 6^20 ≈ 2^52), so weights
-/// are plain `u128` and arithmetic promotes to [`BigUint`] only when a result overflows
-/// (`100#d20` needs 20^100 ≈ 2^432). The representation is canonical: a value that fits in
-/// `u128` is always `Small`, so derived equality is value equality.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Weight {
-    /// A weight below 2^128.
-    Small(u128),
+/// are plain 128-bit integers and arithmetic promotes to [`BigUint`] only when a result
+/// overflows (`100#d20` needs 20^100 ≈ 2^432). The representation is canonical: a value that
+/// fits in 128 bits is always small, so derived equality is value equality.
+///
+/// The small value is stored as two `u64` halves rather than a `u128`: a `u128` is 16-byte
+/// aligned, which made a weight 32 bytes and every `(outcome, weight)` pair of a distribution
+/// padded to 16 bytes; with 8-byte halves the enum shares the big integer's spare bits and is
+/// 24 bytes (a distribution of 10^7 one-value outcomes is the cap dicelab calc allows, so
+/// these bytes are hundreds of megabytes there). Arithmetic still runs on `u128`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Weight(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    /// A weight below 2^128: low and high halves.
+    Small([u64; 2]),
     /// A weight of at least 2^128.
     Big(BigUint),
 }
 
+fn join([lo, hi]: [u64; 2]) -> u128 {
+    u128::from(lo) | (u128::from(hi) << 64)
+}
+
+const fn small(v: u128) -> Weight {
+    Weight(Repr::Small([v as u64, (v >> 64) as u64]))
+}
+
+impl fmt::Debug for Weight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Weight({self})")
+    }
+}
+
 impl Weight {
     /// Zero.
-    pub const ZERO: Weight = Weight::Small(0);
+    pub const ZERO: Weight = small(0);
     /// One.
-    pub const ONE: Weight = Weight::Small(1);
+    pub const ONE: Weight = small(1);
+
+    fn small(&self) -> Option<u128> {
+        match &self.0 {
+            Repr::Small(halves) => Some(join(*halves)),
+            Repr::Big(_) => None,
+        }
+    }
+
+    fn big(b: BigUint) -> Weight {
+        debug_assert!(b.bits() > 128);
+        Weight(Repr::Big(b))
+    }
 
     /// The canonical weight of a big integer (small when it fits).
     pub fn from_big(b: BigUint) -> Weight {
         match b.to_u128() {
-            Some(s) => Weight::Small(s),
-            None => Weight::Big(b),
+            Some(s) => small(s),
+            None => Weight::big(b),
         }
     }
 
     /// True for zero.
     pub fn is_zero(&self) -> bool {
-        matches!(self, Weight::Small(0))
+        matches!(self.0, Repr::Small([0, 0]))
     }
 
     /// The value as a big integer.
     pub fn to_biguint(&self) -> BigUint {
-        match self {
-            Weight::Small(s) => BigUint::from(*s),
-            Weight::Big(b) => b.clone(),
+        match &self.0 {
+            Repr::Small(halves) => BigUint::from(join(*halves)),
+            Repr::Big(b) => b.clone(),
         }
     }
 
     /// The value as a `u128`, if it fits.
     pub fn to_u128(&self) -> Option<u128> {
-        match self {
-            Weight::Small(s) => Some(*s),
-            Weight::Big(_) => None,
-        }
+        self.small()
     }
 
     /// The number of significant bits (0 for zero).
     pub fn bits(&self) -> u64 {
-        match self {
-            Weight::Small(s) => 128 - u64::from(s.leading_zeros()),
-            Weight::Big(b) => b.bits(),
+        match &self.0 {
+            Repr::Small(halves) => 128 - u64::from(join(*halves).leading_zeros()),
+            Repr::Big(b) => b.bits(),
         }
     }
 
     /// `self + other`.
     pub fn add(&self, other: &Weight) -> Weight {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => match a.checked_add(*b) {
-                Some(s) => Weight::Small(s),
-                None => Weight::Big(BigUint::from(*a) + *b),
-            },
-            (Weight::Big(a), Weight::Small(b)) | (Weight::Small(b), Weight::Big(a)) => {
-                Weight::Big(a + *b)
+        match (&self.0, &other.0) {
+            (Repr::Small(a), Repr::Small(b)) => {
+                let (a, b) = (join(*a), join(*b));
+                match a.checked_add(b) {
+                    Some(s) => small(s),
+                    None => Weight::big(BigUint::from(a) + b),
+                }
             }
-            (Weight::Big(a), Weight::Big(b)) => Weight::Big(a + b),
+            (Repr::Big(a), Repr::Small(b)) | (Repr::Small(b), Repr::Big(a)) => {
+                Weight::big(a + join(*b))
+            }
+            (Repr::Big(a), Repr::Big(b)) => Weight::big(a + b),
         }
     }
 
     /// `self += other`, reusing the allocation of a big weight.
     pub fn add_assign(&mut self, other: &Weight) {
-        match (&mut *self, other) {
-            (Weight::Small(a), Weight::Small(b)) => match a.checked_add(*b) {
-                Some(s) => *a = s,
-                None => *self = Weight::Big(BigUint::from(*a) + *b),
-            },
-            (Weight::Big(a), Weight::Small(b)) => *a += *b,
-            (Weight::Big(a), Weight::Big(b)) => *a += b,
-            (Weight::Small(a), Weight::Big(b)) => *self = Weight::Big(b + *a),
+        match (&mut self.0, &other.0) {
+            (Repr::Big(a), Repr::Small(b)) => *a += join(*b),
+            (Repr::Big(a), Repr::Big(b)) => *a += b,
+            _ => *self = self.add(other),
         }
     }
 
     /// `self * other`.
     pub fn mul(&self, other: &Weight) -> Weight {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => match a.checked_mul(*b) {
-                Some(s) => Weight::Small(s),
-                None => Weight::Big(BigUint::from(*a) * *b),
-            },
-            (Weight::Small(0), _) | (_, Weight::Small(0)) => Weight::ZERO,
-            (Weight::Big(a), Weight::Small(b)) | (Weight::Small(b), Weight::Big(a)) => {
-                Weight::Big(a * *b)
+        match (&self.0, &other.0) {
+            (Repr::Small(a), Repr::Small(b)) => {
+                let (a, b) = (join(*a), join(*b));
+                match a.checked_mul(b) {
+                    Some(s) => small(s),
+                    None => Weight::big(BigUint::from(a) * b),
+                }
             }
-            (Weight::Big(a), Weight::Big(b)) => Weight::Big(a * b),
+            (Repr::Small([0, 0]), _) | (_, Repr::Small([0, 0])) => Weight::ZERO,
+            (Repr::Big(a), Repr::Small(b)) | (Repr::Small(b), Repr::Big(a)) => {
+                Weight::big(a * join(*b))
+            }
+            (Repr::Big(a), Repr::Big(b)) => Weight::big(a * b),
         }
     }
 
@@ -110,10 +144,8 @@ impl Weight {
     /// # Panics
     /// When `other > self` (a bug in the caller, never a property of the input).
     pub fn sub(&self, other: &Weight) -> Weight {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => {
-                Weight::Small(a.checked_sub(*b).expect("weight subtraction underflow"))
-            }
+        match (self.small(), other.small()) {
+            (Some(a), Some(b)) => small(a.checked_sub(b).expect("weight subtraction underflow")),
             _ => Weight::from_big(self.to_biguint() - other.to_biguint()),
         }
     }
@@ -137,8 +169,8 @@ impl Weight {
 
     /// The greatest common divisor (`gcd(0, x) = x`).
     pub fn gcd(&self, other: &Weight) -> Weight {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => Weight::Small(a.gcd(b)),
+        match (self.small(), other.small()) {
+            (Some(a), Some(b)) => small(a.gcd(&b)),
             _ => Weight::from_big(self.to_biguint().gcd(&other.to_biguint())),
         }
     }
@@ -148,8 +180,8 @@ impl Weight {
     /// # Panics
     /// When `other` is zero.
     pub fn div_exact(&self, other: &Weight) -> Weight {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => Weight::Small(a / b),
+        match (self.small(), other.small()) {
+            (Some(a), Some(b)) => small(a / b),
             _ => Weight::from_big(self.to_biguint() / other.to_biguint()),
         }
     }
@@ -166,13 +198,13 @@ impl Weight {
 
 impl From<u64> for Weight {
     fn from(v: u64) -> Weight {
-        Weight::Small(u128::from(v))
+        small(u128::from(v))
     }
 }
 
 impl From<u128> for Weight {
     fn from(v: u128) -> Weight {
-        Weight::Small(v)
+        small(v)
     }
 }
 
@@ -219,11 +251,11 @@ impl One for Weight {
 
 impl Ord for Weight {
     fn cmp(&self, other: &Weight) -> Ordering {
-        match (self, other) {
-            (Weight::Small(a), Weight::Small(b)) => a.cmp(b),
-            (Weight::Small(_), Weight::Big(_)) => Ordering::Less,
-            (Weight::Big(_), Weight::Small(_)) => Ordering::Greater,
-            (Weight::Big(a), Weight::Big(b)) => a.cmp(b),
+        match (&self.0, &other.0) {
+            (Repr::Small(_), Repr::Small(_)) => self.small().cmp(&other.small()),
+            (Repr::Small(_), Repr::Big(_)) => Ordering::Less,
+            (Repr::Big(_), Repr::Small(_)) => Ordering::Greater,
+            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
         }
     }
 }
@@ -236,9 +268,9 @@ impl PartialOrd for Weight {
 
 impl fmt::Display for Weight {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Weight::Small(s) => write!(f, "{s}"),
-            Weight::Big(b) => write!(f, "{b}"),
+        match &self.0 {
+            Repr::Small(halves) => write!(f, "{}", join(*halves)),
+            Repr::Big(b) => write!(f, "{b}"),
         }
     }
 }
@@ -286,16 +318,16 @@ mod tests {
 
     #[test]
     fn promotes_on_overflow_and_stays_canonical() {
-        let max = Weight::Small(u128::MAX);
+        let max = Weight::from(u128::MAX);
         let sum = max.add(&Weight::ONE);
-        assert!(matches!(sum, Weight::Big(_)));
+        assert!(matches!(sum.0, Repr::Big(_)));
         assert_eq!(sum.sub(&Weight::ONE), max);
         assert_eq!(Weight::from(20u64).pow(100).bits(), 433);
-        let p = Weight::Small(1u128 << 100).mul(&Weight::Small(1u128 << 100));
+        let p = Weight::from(1u128 << 100).mul(&Weight::from(1u128 << 100));
         assert_eq!(p.to_biguint(), BigUint::from(1u8) << 200usize);
         assert_eq!(
-            p.div_exact(&Weight::Small(1u128 << 100)),
-            Weight::Small(1u128 << 100)
+            p.div_exact(&Weight::from(1u128 << 100)),
+            Weight::from(1u128 << 100)
         );
     }
 
@@ -315,8 +347,9 @@ mod tests {
             b.get(200, 100).to_string(),
             "90548514656103281165404177077484163874504589675413336841320"
         );
-        let mut w = Weight::Small(u128::MAX);
-        w.add_assign(&Weight::Small(2));
+        let mut w = Weight::from(u128::MAX);
+        w.add_assign(&Weight::from(2u64));
+        assert_eq!(std::mem::size_of::<Weight>(), 24);
         assert_eq!(w.to_string(), "340282366920938463463374607431768211457");
     }
 }

@@ -62,9 +62,9 @@ impl Calc<'_> {
             ExprKind::Number(n) => return Ok(*n),
             ExprKind::Var(v) => {
                 if let Some(val) = v.slot.and_then(|s| self.env.get(s as usize))
-                    && let [x] = val.items.as_slice()
+                    && let [x] = val.items()
                 {
-                    *cut |= val.cut;
+                    *cut |= val.cut();
                     return Ok(*x);
                 }
             }
@@ -88,8 +88,8 @@ impl Calc<'_> {
             Empty => vec![],
             Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
                 Some(val) => {
-                    *cut |= val.cut;
-                    let items = val.items.clone();
+                    *cut |= val.cut();
+                    let items = val.items().to_vec();
                     self.charge(e, items.len())?;
                     items
                 }
@@ -122,12 +122,12 @@ impl Calc<'_> {
                     && (slot as usize) < self.env.len()
                 {
                     let k = self.single(n, Operand::Filter(*selector), *selector_span, cut)?;
-                    let len = self.env[slot as usize].items.len();
+                    let len = self.env[slot as usize].items().len();
                     self.charge(e, len)?;
                     let val = &self.env[slot as usize];
-                    *cut |= val.cut;
+                    *cut |= val.cut();
                     let pass = val
-                        .items
+                        .items()
                         .iter()
                         .filter(|m| selector.compare(**m, k) != *drop);
                     return Ok(vec![match agg {
@@ -218,10 +218,7 @@ impl Calc<'_> {
                 let mut vcut = false;
                 let v = self.concrete(value, &mut vcut)?;
                 *cut |= vcut;
-                self.env.push(Val {
-                    items: v,
-                    cut: vcut,
-                });
+                self.env.push(Val::new(v, vcut));
                 let r = self.concrete(body, cut);
                 self.env.pop();
                 r?
@@ -230,10 +227,7 @@ impl Calc<'_> {
                 let l = self.concrete(list, cut)?;
                 let mut out = Vec::new();
                 for x in l {
-                    self.env.push(Val {
-                        items: vec![x],
-                        cut: false,
-                    });
+                    self.env.push(Val::new(vec![x], false));
                     let r = self.concrete(body, cut);
                     self.env.pop();
                     let part = r?;
@@ -259,10 +253,7 @@ impl Calc<'_> {
                             format!("'while' path longer than {MAX_PIECES} pieces"),
                         ));
                     }
-                    self.env.push(Val {
-                        items: piece,
-                        cut: false,
-                    });
+                    self.env.push(Val::new(piece, false));
                     let r = self.concrete(body, cut);
                     self.env.pop();
                     piece = r?;

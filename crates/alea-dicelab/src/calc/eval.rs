@@ -16,22 +16,9 @@ use alea_core::{Diagnostic, Span};
 use alea_prob::{Budget, Dist, Order, ProbError};
 use std::collections::HashMap;
 
-/// A value of dicelab (a list) plus whether a `while` cut off its path (for the truncated
-/// mass report; values follow roll semantics either way).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Val {
-    pub items: Vec<i32>,
-    pub cut: bool,
-}
-
-impl Val {
-    pub(crate) fn list(items: Vec<i32>) -> Val {
-        Val { items, cut: false }
-    }
-    fn single(v: i32) -> Val {
-        Val::list(vec![v])
-    }
-}
+// A value of dicelab (a list) plus whether a `while` cut off its path (for the truncated
+// mass report; values follow roll semantics either way), stored compactly.
+pub(crate) use super::val::Val;
 
 /// Steps charged per conditioned outcome in [`Calc::mix`].
 const MIX_PART_STEPS: u64 = 32;
@@ -122,8 +109,8 @@ impl Calc<'_> {
     /// place the roller reports it, see [`ops::not_single`]).
     fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
         let d = self.dist(e, false)?;
-        d.try_map(|v| match v.items.as_slice() {
-            [x] => Ok((*x, v.cut)),
+        d.try_map(|v| match v.items() {
+            [x] => Ok((*x, v.cut())),
             other => Err(ops::not_single(what, at, other.len())),
         })
     }
@@ -137,13 +124,13 @@ impl Calc<'_> {
         if self.deterministic.contains(&node_key(e)) {
             let mut cut = false;
             let items = sorted(self.concrete(e, &mut cut)?, ordered);
-            return Ok(Repr::Dist(Dist::certain(Val { items, cut })));
+            return Ok(Repr::Dist(Dist::certain(Val::new(items, cut))));
         }
         self.budget
             .burn(1, "evaluation")
             .map_err(limit(e.span, name))?;
         let d = match &e.kind {
-            Number(n) => Dist::certain(Val::single(*n)),
+            Number(n) => Dist::certain(Val::one(*n, false)),
             Empty => Dist::certain(Val::list(vec![])),
             Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
                 Some(val) => Dist::certain(val.clone()),
@@ -151,10 +138,7 @@ impl Calc<'_> {
             },
             Neg(a) => {
                 let d = self.scalar(a, Operand::Neg, e.span)?;
-                d.map(|(x, cut)| Val {
-                    items: vec![x.wrapping_neg()],
-                    cut: *cut,
-                })
+                d.map(|(x, cut)| Val::new(vec![x.wrapping_neg()], *cut))
             }
             Binary {
                 op,
@@ -184,10 +168,7 @@ impl Calc<'_> {
                 if let Some(m) = err {
                     return Err(error_at(*op_span, m));
                 }
-                d.map(|&(v, cut)| Val {
-                    items: vec![v],
-                    cut,
-                })
+                d.map(|&(v, cut)| Val::one(v, cut))
             }
             Die(a) => {
                 let n = self.scalar(a, Operand::Die, e.span)?;
@@ -206,11 +187,7 @@ impl Calc<'_> {
                     this.budget
                         .burn(n as u64, "die")
                         .map_err(limit(span, "d"))?;
-                    Ok(Dist::uniform((1..=n).map(|v| Val {
-                        items: vec![v],
-                        cut,
-                    }))
-                    .expect("n >= 1"))
+                    Ok(Dist::uniform((1..=n).map(|v| Val::one(v, cut))).expect("n >= 1"))
                 })?
             }
             Aggregate(agg, a) => match self.eval(a, false)? {
@@ -218,20 +195,19 @@ impl Calc<'_> {
                     let d = p
                         .aggregate(*agg, &mut self.budget)
                         .map_err(limit(e.span, name))?;
-                    d.map(|v| Val::single(*v))
+                    d.map(|v| Val::one(*v, false))
                 }
                 Repr::Dist(d) => d.map(|v| {
                     let x = match agg {
-                        ast::Aggregate::Sum => v.items.iter().fold(0i32, |s, x| s.wrapping_add(*x)),
-                        ast::Aggregate::Prod => {
-                            v.items.iter().fold(1i32, |s, x| s.wrapping_mul(*x))
+                        ast::Aggregate::Sum => {
+                            v.items().iter().fold(0i32, |s, x| s.wrapping_add(*x))
                         }
-                        ast::Aggregate::Count => v.items.len() as i32,
+                        ast::Aggregate::Prod => {
+                            v.items().iter().fold(1i32, |s, x| s.wrapping_mul(*x))
+                        }
+                        ast::Aggregate::Count => v.items().len() as i32,
                     };
-                    Val {
-                        items: vec![x],
-                        cut: v.cut,
-                    }
+                    Val::new(vec![x], v.cut())
                 }),
             },
             Repeat {
@@ -261,10 +237,7 @@ impl Calc<'_> {
                 }
                 a.product_with_cost(
                     &b,
-                    |(x, cx), (y, cy)| Val {
-                        items: (*x..=*y).collect(),
-                        cut: *cx || *cy,
-                    },
+                    |(x, cx), (y, cy)| Val::new((*x..=*y).collect(), *cx || *cy),
                     longest.max(0) as u64 + 1,
                     &mut self.budget,
                 )
@@ -283,14 +256,13 @@ impl Calc<'_> {
                     Repr::Pool(p) => self.materialize(&p, a)?,
                 };
                 match r {
-                    ast::Reorder::Sort => d.map(|v| Val {
-                        items: sorted(v.items.clone(), false),
-                        cut: v.cut,
-                    }),
+                    ast::Reorder::Sort => {
+                        d.map(|v| Val::new(sorted(v.items().to_vec(), false), v.cut()))
+                    }
                     ast::Reorder::Rev => d.map(|v| {
-                        let mut items = v.items.clone();
+                        let mut items = v.items().to_vec();
                         items.reverse();
-                        Val { items, cut: v.cut }
+                        Val::new(items, v.cut())
                     }),
                     ast::Reorder::Perm => self.permutations(&d, e)?,
                 }
@@ -310,7 +282,7 @@ impl Calc<'_> {
                 else_branch,
             } => {
                 let c = self.dist(cond, false)?;
-                let c = c.map(|v| (!v.items.is_empty(), v.cut));
+                let c = c.map(|v| (!v.items().is_empty(), v.cut()));
                 let mut branches: HashMap<bool, Dist<Val>> = HashMap::new();
                 for (&(taken, _), _) in c.iter() {
                     if let std::collections::hash_map::Entry::Vacant(slot) = branches.entry(taken) {
@@ -343,7 +315,7 @@ impl Calc<'_> {
                 };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
-                    let cut = val.cut;
+                    let cut = val.cut();
                     self.env.push(val);
                     let r = self.eval(body, ordered);
                     self.env.pop();
@@ -360,7 +332,7 @@ impl Calc<'_> {
                     this.env.push(val.clone());
                     let r = this.dist(body, ordered);
                     this.env.pop();
-                    Ok(with_cut(&r?, val.cut))
+                    Ok(with_cut(&r?, val.cut()))
                 })?
             }
             Foreach { list, body, .. } => return self.foreach(e, list, body, ordered),
@@ -424,10 +396,7 @@ impl Calc<'_> {
         let n = self.scalar(count, Operand::Count, op_span)?;
         if n.outcomes().all(|(k, _)| *k <= 0) {
             // The body is never evaluated, so its errors are unreachable (`0#(1/0)` is `()`).
-            return Ok(Repr::Dist(n.map(|(_, cut)| Val {
-                items: vec![],
-                cut: *cut,
-            })));
+            return Ok(Repr::Dist(n.map(|(_, cut)| Val::new(vec![], *cut))));
         }
         let body_repr = self.eval(body, ordered)?;
         if let Repr::Pool(q) = &body_repr
@@ -446,8 +415,8 @@ impl Calc<'_> {
             Repr::Pool(p) => self.materialize(&p, body)?,
         };
         let die: Option<Dist<i32>> =
-            if !ordered && b.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) {
-                Some(b.map(|v| v.items[0]))
+            if !ordered && b.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+                Some(b.map(|v| v.items()[0]))
             } else {
                 None
             };
@@ -472,7 +441,7 @@ impl Calc<'_> {
         // General case: n independent copies concatenated, for each count.
         let d = self.mix(&n, e.span, "#", |this, &(k, cut)| {
             let k = k.max(0) as usize;
-            let mut acc = Dist::certain(Val { items: vec![], cut });
+            let mut acc = Dist::certain(Val::new(vec![], cut));
             for _ in 0..k {
                 acc = concat(&acc, &b, ordered, &mut this.budget).map_err(limit(op_span, "#"))?;
             }
@@ -493,9 +462,9 @@ impl Calc<'_> {
                 let next = match (p, &pool) {
                     (Repr::Pool(q), Some(acc)) if q.is_plain() => Some(acc.concat(q)),
                     (Repr::Dist(d), Some(acc))
-                        if d.iter().all(|(v, _)| v.items.len() == 1 && !v.cut) =>
+                        if d.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) =>
                     {
-                        Some(acc.concat(&LazyPool::single(d.map(|v| v.items[0]), 1)))
+                        Some(acc.concat(&LazyPool::single(d.map(|v| v.items()[0]), 1)))
                     }
                     _ => None,
                 };
@@ -574,11 +543,8 @@ impl Calc<'_> {
         let d = nd
             .product_with_cost(
                 &l,
-                |(k, ck), v| match ops::filter(selector, drop, *k, &v.items) {
-                    Ok(items) => Val {
-                        items,
-                        cut: *ck || v.cut,
-                    },
+                |(k, ck), v| match ops::filter(selector, drop, *k, v.items()) {
+                    Ok(items) => Val::new(items, *ck || v.cut()),
                     Err(m) => {
                         err.get_or_insert(m);
                         Val::list(vec![])
@@ -598,13 +564,10 @@ impl Calc<'_> {
         let l = self.dist(list, ordered)?;
         let mut memo: HashMap<i32, Dist<Val>> = HashMap::new();
         let d = self.mix(&l, e.span, "foreach", |this, v| {
-            let mut acc = Dist::certain(Val {
-                items: vec![],
-                cut: v.cut,
-            });
-            for &x in &v.items {
+            let mut acc = Dist::certain(Val::new(vec![], v.cut()));
+            for &x in v.items() {
                 if let std::collections::hash_map::Entry::Vacant(slot) = memo.entry(x) {
-                    this.env.push(Val::single(x));
+                    this.env.push(Val::one(x, false));
                     let r = this.dist(body, ordered);
                     this.env.pop();
                     slot.insert(r?);
@@ -634,7 +597,7 @@ impl Calc<'_> {
                 .burn(LET_VALUE_STEPS, "let")
                 .map_err(limit(e.span, "let"))?;
             self.env.push(val.clone());
-            let mut cut = val.cut;
+            let mut cut = val.cut();
             let r = self.concrete(body, &mut cut);
             self.env.pop();
             let items = sorted(r?, ordered);
@@ -645,7 +608,7 @@ impl Calc<'_> {
                     limit: cap,
                 }));
             }
-            Ok(Val { items, cut })
+            Ok(Val::new(items, cut))
         })?;
         Ok(Repr::Dist(d))
     }
@@ -656,7 +619,7 @@ impl Calc<'_> {
         // Arrangements of different multisets differ, so the size of the result is known
         // before any is built: `first 1 (perm 12#d6)` (6^12 sequences) fails at once.
         let total = d.outcomes().fold(0u64, |acc, v| {
-            acc.saturating_add(arrangements(&v.items).saturating_mul(v.items.len() as u64 + 1))
+            acc.saturating_add(arrangements(v.items()).saturating_mul(v.items().len() as u64 + 1))
         });
         if total > max as u64 {
             return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
@@ -666,8 +629,8 @@ impl Calc<'_> {
         }
         self.mix(d, e.span, "perm", |this, v| {
             // n!/∏ c! arrangements of n + 1 units each, counted before any is built.
-            let unit = v.items.len() as u64 + 1;
-            let count = arrangements(&v.items);
+            let unit = v.items().len() as u64 + 1;
+            let count = arrangements(v.items());
             if count.saturating_mul(unit) > max as u64 {
                 return Err(limit(e.span, "perm")(ProbError::TooManyOutcomes {
                     what: "permutation",
@@ -677,14 +640,14 @@ impl Calc<'_> {
             this.budget
                 .burn(count * unit, "permutation")
                 .map_err(limit(e.span, "perm"))?;
-            let mut items = v.items.clone();
+            let mut items = v.items().to_vec();
             items.sort_unstable();
             let mut all = vec![items.clone()];
             while next_permutation(&mut items) {
                 all.push(items.clone());
             }
             Ok(
-                Dist::uniform(all.into_iter().map(|items| Val { items, cut: v.cut }))
+                Dist::uniform(all.into_iter().map(|items| Val::new(items, v.cut())))
                     .expect("non-empty"),
             )
         })
@@ -748,7 +711,7 @@ impl Calc<'_> {
 /// The size of a distribution of lists against the outcome cap: each outcome counts one plus
 /// its length, roughly proportional to its memory.
 pub(crate) fn size(d: &Dist<Val>) -> usize {
-    d.outcomes().map(|v| v.items.len() + 1).sum()
+    d.outcomes().map(|v| v.items().len() + 1).sum()
 }
 
 /// The number of distinct arrangements of `items` (saturating).
@@ -776,10 +739,7 @@ fn arrangements(items: &[i32]) -> u64 {
 
 pub(crate) fn with_cut(d: &Dist<Val>, cut: bool) -> Dist<Val> {
     if cut {
-        d.map(|v| Val {
-            items: v.items.clone(),
-            cut: true,
-        })
+        d.map(|v| v.or_cut(true))
     } else {
         d.clone()
     }
@@ -803,7 +763,7 @@ pub(crate) fn concat(
     // `20#d10` in order has 10^k lists of k values after k dice, and must fail on its size
     // (memory), not after its count alone reaches the cap.
     let unit = len + 1;
-    let uncut = |d: &Dist<Val>| d.outcomes().all(|v| !v.cut);
+    let uncut = |d: &Dist<Val>| d.outcomes().all(|v| !v.cut());
     if ordered && (same_len(a) || same_len(b)) && uncut(a) && uncut(b) {
         // In order, lists of one length concatenate injectively: every pair is a distinct
         // outcome, so the size is known before building anything.
@@ -813,13 +773,10 @@ pub(crate) fn concat(
     a.product_with_cost(
         b,
         |x, y| {
-            let mut items = Vec::with_capacity(x.items.len() + y.items.len());
-            items.extend_from_slice(&x.items);
-            items.extend_from_slice(&y.items);
-            Val {
-                items: sorted(items, ordered),
-                cut: x.cut || y.cut,
-            }
+            let mut items = Vec::with_capacity(x.items().len() + y.items().len());
+            items.extend_from_slice(x.items());
+            items.extend_from_slice(y.items());
+            Val::new(sorted(items, ordered), x.cut() || y.cut())
         },
         unit as u64,
         budget,
@@ -827,7 +784,7 @@ pub(crate) fn concat(
 }
 
 fn same_len(d: &Dist<Val>) -> bool {
-    let mut lens = d.outcomes().map(|v| v.items.len());
+    let mut lens = d.outcomes().map(|v| v.items().len());
     let first = lens.next();
     lens.all(|l| Some(l) == first)
 }
@@ -838,7 +795,7 @@ trait MaxLen {
 
 impl MaxLen for Dist<Val> {
     fn max_len(&self) -> usize {
-        self.outcomes().map(|v| v.items.len()).max().unwrap_or(0)
+        self.outcomes().map(|v| v.items().len()).max().unwrap_or(0)
     }
 }
 

@@ -34,6 +34,7 @@ mod faces;
 mod marks;
 mod ops;
 mod pool;
+mod val;
 mod while_loop;
 
 use crate::ast::{Expr, Statement};
@@ -130,8 +131,12 @@ impl CalcResult {
     /// `f64` of the exact probability, and ` ()` first for the empty outcome. With `exact`,
     /// the probability is printed as a reduced fraction `p/q` instead.
     pub fn render_dicelab(&self, exact: bool) -> String {
+        // Outcome by outcome from the weights: collecting every reduced ratio first (two big
+        // integers each) took more memory than the distribution itself at the outcome cap.
         let mut out = String::new();
-        for (o, p) in self.outcomes() {
+        let total = self.dist.total();
+        for (o, w) in self.dist.iter() {
+            let p = Ratio::from_weights(w, total);
             let prob = if exact { p.to_string() } else { p.to_fixed(6) };
             match o {
                 Outcome::Empty => {
@@ -209,11 +214,11 @@ pub fn calculate_expr(
             calc.materialize(&p, expr).map_err(|d| *d)?
         }
     };
-    if let Some(v) = d.outcomes().find(|v| v.items.len() >= 2) {
-        return Err(not_single(at_start, v.items.len()));
+    if let Some(v) = d.outcomes().find(|v| v.items().len() >= 2) {
+        return Err(not_single(at_start, v.items().len()));
     }
-    let truncated = d.probability_of(|v| v.cut);
-    let dist = d.map(|v| match v.items.as_slice() {
+    let truncated = d.probability_of(|v| v.cut());
+    let dist = d.map(|v| match v.items() {
         [] => Outcome::Empty,
         [x] => Outcome::Value(*x),
         _ => unreachable!("checked above"),

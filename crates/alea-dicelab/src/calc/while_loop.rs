@@ -64,7 +64,7 @@ fn children(pieces: Vec<(Val, Ratio)>, parent_acc: &[i32], ordered: bool) -> Vec
     let mut classes: BTreeMap<Vec<i32>, Vec<(Val, Ratio)>> = BTreeMap::new();
     for (v, p) in pieces {
         classes
-            .entry(class_key(&v.items, ordered))
+            .entry(class_key(v.items(), ordered))
             .or_default()
             .push((v, p));
     }
@@ -118,25 +118,13 @@ impl Calc<'_> {
             let mut next_level: HashMap<Path, BigUint> = HashMap::new();
             for (path, mult) in level {
                 let weight = |p: &Ratio| Ratio::new(p.numer() * &mult, p.denom().clone());
-                let inner_cut = path.members.iter().any(|(v, _)| v.cut);
+                let inner_cut = path.members.iter().any(|(v, _)| v.cut());
                 if path.last_empty {
-                    leaves.push((
-                        Val {
-                            items: path.acc,
-                            cut: inner_cut,
-                        },
-                        weight(&path.prob),
-                    ));
+                    leaves.push((Val::new(path.acc, inner_cut), weight(&path.prob)));
                     continue;
                 }
                 if !reaches_threshold(&path.prob, self.threshold) {
-                    leaves.push((
-                        Val {
-                            items: path.acc,
-                            cut: true,
-                        },
-                        weight(&path.prob),
-                    ));
+                    leaves.push((Val::new(path.acc, true), weight(&path.prob)));
                     continue;
                 }
                 iterations += 1;
@@ -154,17 +142,14 @@ impl Calc<'_> {
                     .map_err(limit(e.span, "while"))?;
                 let mut pieces = Vec::new();
                 for (m, pm) in &path.members {
-                    let key = Val {
-                        items: m.items.clone(),
-                        cut: false,
-                    };
+                    let key = Val::new(m.items().to_vec(), false);
                     if !memo.contains_key(&key) {
                         self.env.push(key.clone());
                         let r = self.dist(body, value_ordered);
                         self.env.pop();
                         memo.insert(key.clone(), r?);
                     }
-                    let next = with_cut(&memo[&key], m.cut);
+                    let next = with_cut(&memo[&key], m.cut());
                     for (v, w) in next.iter() {
                         pieces.push((v.clone(), pm * &Ratio::from_weights(w, next.total())));
                     }
