@@ -1,11 +1,14 @@
-//! The evaluator: walks the resolved tree over a stack of slots, drawing on a step budget.
+//! The evaluator's state and the helpers its ops share: frames of slots, an operand stack and
+//! the frame stack of user calls (`vm.rs` runs the flat code of `code.rs` over them), drawing
+//! on a step budget.
 
-use crate::ast::{BinOp, UnOp};
+use crate::ast::BinOp;
 use crate::builtins::Builtin;
+use crate::code::{BlockDecls, Code};
 use crate::format::Formatter;
 use crate::host::{Global, Host, Previous};
-use crate::ir::*;
-use crate::value::{Map, Value};
+use crate::ir::{Capture, Name, Proto, Was};
+use crate::value::Value;
 use alea_core::Span;
 use std::cell::RefCell;
 use std::fmt;
@@ -14,6 +17,7 @@ use std::sync::Arc;
 
 mod call;
 mod stmt;
+mod vm;
 
 /// A shared, possibly unset variable captured by a closure.
 pub type Cell = Rc<RefCell<Option<Value>>>;
@@ -98,13 +102,13 @@ pub struct SizeLimits {
     pub object: usize,
     /// User call depth (callbacks included).
     pub depth: u32,
-    /// Bytes of native stack the nested user calls of a run may use, measured from where the
-    /// run started (a backstop under `depth`: a call nested inside deep expressions, or a
-    /// callback through a list method, takes more than a plain one). The default fits a
-    /// default 2 MiB thread with room to spare: a plain recursive call takes about 1.2 KB
-    /// (measured: 1,741 nested `1 + f(n - 1)` calls fill 2 MiB; docs/performance/ezscript.md),
-    /// so `depth` is what stops ordinary recursion.
-    pub stack: usize,
+    /// Runs of the evaluator nested in native code, each calling a user function from a list
+    /// method (`map`, `where`, `sort` … with a function) or an object's function member: each
+    /// takes native stack (user calls in code do not: they are frames on the interpreter's
+    /// own stack, limited by `depth` alone), so they are counted. The default fits a default
+    /// 2 MiB thread with room to spare, and lets `depth` stop ordinary recursion through
+    /// callbacks (two calls per nesting).
+    pub callbacks: u32,
     /// Bytes of texts, lists and objects one run may create, counted when each is made
     /// (deterministic: the same script stops at the same point on every machine). Steps run
     /// out first under the default budget; this bounds runs with a much larger `--fuel`.
@@ -118,16 +122,25 @@ impl Default for SizeLimits {
             list: 100_000,
             object: 10_000,
             depth: 500,
-            stack: 1 << 20,
+            callbacks: 256,
             memory: 64 << 20,
         }
     }
 }
 
-enum Slot {
+pub(crate) enum Slot {
     Unset,
     Val(Value),
     Cell(Cell),
+}
+
+/// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
+struct Frame<'a> {
+    code: &'a Code,
+    pc: usize,
+    base: usize,
+    op_base: usize,
+    closure: Option<Rc<Closure>>,
 }
 
 pub struct Interp<'a> {
@@ -136,15 +149,22 @@ pub struct Interp<'a> {
     /// The program's text constants, and their values made in this run.
     texts: &'a [Name],
     text_values: Vec<Option<Value>>,
+    /// The slots of every active frame, the script's first.
     stack: Vec<Slot>,
+    /// The operand stack of every active frame.
+    operands: Vec<Value>,
+    /// The callers of the running function.
+    frames: Vec<Frame<'a>>,
+    /// Where the running frame's slots and operands start.
     base: usize,
+    op_base: usize,
     closure: Option<Rc<Closure>>,
     pub fuel: u64,
     /// Bytes left of [`SizeLimits::memory`].
     pub memory: usize,
     depth: u32,
-    /// The address of a local of [`Interp::run_chunk`]: where the run's native stack starts.
-    stack_start: usize,
+    /// Runs of the evaluator nested in native calls (callbacks, see [`SizeLimits::callbacks`]).
+    nested: u32,
     pub host: &'a dyn Host,
     pub formatter: &'a dyn Formatter,
     pub limits: SizeLimits,
@@ -170,12 +190,15 @@ impl<'a> Interp<'a> {
             texts,
             text_values: Vec::new(),
             stack,
+            operands: Vec::with_capacity(64),
+            frames: Vec::with_capacity(64),
             base: 0,
+            op_base: 0,
             closure: None,
             fuel,
             memory: limits.memory,
             depth: 0,
-            stack_start: 0,
+            nested: 0,
             host,
             formatter,
             limits,
@@ -195,6 +218,21 @@ impl<'a> Interp<'a> {
                 Ok(())
             }
             None => self.out_of_steps(span),
+        }
+    }
+
+    /// [`Interp::burn`] for op `at` of `code`: its span is read only when the steps run out.
+    #[inline(always)]
+    fn pay(&mut self, n: u32, code: &Code, at: usize) -> R<()> {
+        match self.fuel.checked_sub(n as u64) {
+            Some(f) => {
+                let before = std::mem::replace(&mut self.fuel, f);
+                if alea_core::Cancel::poll(before, f) {
+                    return self.out_of_time(code.spans[at]);
+                }
+                Ok(())
+            }
+            None => self.out_of_steps(code.spans[at]),
         }
     }
 
@@ -228,18 +266,18 @@ impl<'a> Interp<'a> {
     }
 
     /// Runs a top-level chunk in the script frame.
-    pub fn run_chunk(&mut self, block: &Block) -> Result<Value, RunError> {
-        let marker = 0u8;
-        if self.depth == 0 {
-            self.stack_start = native_stack_address(&marker);
-        }
-        let base = self.base;
+    pub fn run_chunk(&mut self, code: &'a Code) -> Result<Value, RunError> {
         let height = self.stack.len();
-        let result = self.block(block);
-        self.base = base;
-        self.stack.truncate(height);
+        let operands = self.operands.len();
+        let result = self.run(code);
+        self.frames.clear();
+        self.pop_slots(height);
+        self.operands.truncate(operands);
+        self.base = 0;
+        self.op_base = 0;
         self.closure = None;
         self.depth = 0;
+        self.nested = 0;
         self.forbid_locals = None;
         match result {
             Ok(v) => Ok(v),
@@ -251,16 +289,22 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Drops the slots from `height` on. Popped rather than truncated, and a number forgotten
+    /// rather than dropped: it owns nothing, and the drop glue would be an out-of-line call
+    /// per slot.
     #[inline(always)]
-    fn enter_block(&mut self, block: &Block) {
-        // Most blocks (loop bodies, `then` branches) declare nothing.
-        if block.declares {
-            self.declare_block(block);
+    fn pop_slots(&mut self, height: usize) {
+        while self.stack.len() > height {
+            match self.stack.pop() {
+                Some(s @ (Slot::Val(Value::Number(_)) | Slot::Unset)) => std::mem::forget(s),
+                other => drop(other),
+            }
         }
     }
 
+    /// Resets a block's declared slots and creates its named functions.
     #[inline(never)]
-    fn declare_block(&mut self, block: &Block) {
+    fn declare_block(&mut self, block: &BlockDecls) {
         for d in &block.decls {
             self.stack[self.base + d.slot as usize] = if d.boxed {
                 Slot::Cell(Rc::new(RefCell::new(None)))
@@ -271,18 +315,6 @@ impl<'a> Interp<'a> {
         for &(slot, proto) in &block.hoisted {
             let f = self.make_closure(proto);
             self.store(slot, f);
-        }
-    }
-
-    #[inline(always)]
-    fn block(&mut self, block: &Block) -> R<Value> {
-        self.enter_block(block);
-        for stmt in &block.stmts {
-            self.exec(stmt)?;
-        }
-        match &block.tail {
-            Some(e) => self.eval(e),
-            None => Ok(Value::Nothing),
         }
     }
 
@@ -332,7 +364,8 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    #[inline]
+    /// A local in any state (unset: a global of its name; inside `was()`: an error).
+    #[inline(never)]
     fn read_local(&self, slot: u32, span: Span) -> R<Value> {
         let v = match &self.stack[self.base + slot as usize] {
             Slot::Val(v) => Some(v.clone()),
@@ -348,6 +381,7 @@ impl<'a> Interp<'a> {
         }
     }
 
+    #[inline(never)]
     fn read_upval(&self, i: u32, span: Span) -> R<Value> {
         let v = match self.closure.as_deref() {
             Some(Closure::User { captures, .. }) => captures[i as usize].borrow().clone(),
@@ -387,90 +421,6 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Evaluates a node: pays its steps ([`Node::cost`], computed at compile time), then runs
-    /// its one arm. The hot kinds are here; the rest in [`Interp::eval_rest`], out of line, so
-    /// this stays small.
-    pub fn eval(&mut self, node: &Node) -> R<Value> {
-        self.burn(node.cost as u64, node.span)?;
-        let span = node.span;
-        match &node.kind {
-            NodeKind::Const(c) => Ok(match *c {
-                Const::Number(x) => Value::Number(x),
-                Const::Bool(b) => Value::Bool(b),
-                Const::Nothing => Value::Nothing,
-                Const::Text(i) => self.text_constant(i),
-            }),
-            NodeKind::Local(slot) => {
-                // The common case inline: a plain slot outside `was()`.
-                if self.forbid_locals.is_none()
-                    && let Slot::Val(v) = &self.stack[self.base + *slot as usize]
-                {
-                    // A number without the out-of-line `clone`.
-                    return Ok(match v {
-                        Value::Number(x) => Value::Number(*x),
-                        v => v.clone(),
-                    });
-                }
-                self.read_local(*slot, span)
-            }
-            NodeKind::Upval(i) => {
-                if self.forbid_locals.is_none()
-                    && let Some(Closure::User { captures, .. }) = self.closure.as_deref()
-                    && let Some(v) = &*captures[*i as usize].borrow()
-                {
-                    return Ok(v.clone());
-                }
-                self.read_upval(*i, span)
-            }
-            NodeKind::Binary(op, a, b) => self.binary(*op, a, b, span),
-            NodeKind::LocalNum(op, slot, y, _) => {
-                if self.forbid_locals.is_none()
-                    && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
-                {
-                    return Ok(num_op(*op, *x, *y));
-                }
-                self.eval_rest(node)
-            }
-            NodeKind::If(cond, then, els) => {
-                if self.condition(cond)? {
-                    self.block(then)
-                } else {
-                    match els {
-                        Some(e) => self.eval(e),
-                        None => Ok(Value::Nothing),
-                    }
-                }
-            }
-            NodeKind::Block(b) => self.block(b),
-            NodeKind::Call(callee, args) => self.call_node(callee, args, span),
-            NodeKind::CallUpval(i, callee_span, args) => {
-                self.call_upval(*i, *callee_span, args, span)
-            }
-            NodeKind::CallUpvalLocalNum {
-                upval,
-                callee_span,
-                op,
-                slot,
-                y,
-                local_span,
-                arg_span,
-            } => {
-                let f = self.upval_function(*upval, *callee_span)?;
-                let arg = match &self.stack[self.base + *slot as usize] {
-                    Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
-                        num_op(*op, *x, *y)
-                    }
-                    _ => {
-                        let x = self.read_local(*slot, *local_span)?;
-                        self.apply(*op, x, Value::Number(*y), *arg_span)?
-                    }
-                };
-                self.call_with(f, arg, span)
-            }
-            _ => self.eval_rest(node),
-        }
-    }
-
     /// The value of text constant `i`, made on its first use in this run.
     fn text_constant(&mut self, i: u32) -> Value {
         let i = i as usize;
@@ -482,116 +432,8 @@ impl<'a> Interp<'a> {
             .clone()
     }
 
-    /// The node kinds that loops and calls rarely run, kept out of [`Interp::eval`] so its hot
-    /// path stays small. The node's step is already paid.
-    #[inline(never)]
-    fn eval_rest(&mut self, node: &Node) -> R<Value> {
-        let span = node.span;
-        match &node.kind {
-            NodeKind::Global(name) => self.global(name, span),
-            NodeKind::LocalNum(op, slot, y, local_span) => {
-                // The fused node's steps and fast path are in `eval`: not a number here.
-                let x = self.read_local(*slot, *local_span)?;
-                self.apply(*op, x, Value::Number(*y), span)
-            }
-            NodeKind::Unary(op, e) => {
-                let v = self.eval(e)?;
-                match (op, v) {
-                    (UnOp::Neg, Value::Number(x)) => Ok(Value::Number(-x)),
-                    (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
-                    (UnOp::Neg, v) => fail(
-                        format!("Operator - cannot be applied to {}", v.type_name()),
-                        span,
-                    ),
-                    (UnOp::Not, v) => fail(
-                        format!("Operator ! needs true or false, got {}", v.type_name()),
-                        span,
-                    ),
-                }
-            }
-            NodeKind::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    out.push(self.eval(item)?);
-                }
-                self.alloc_items(out.len(), span)?;
-                Ok(Value::list(out))
-            }
-            NodeKind::Object(entries) => {
-                let mut map = Map::with_capacity(entries.len());
-                for (k, v) in entries {
-                    let v = self.eval(v)?;
-                    map.insert(Rc::from(&**k), v);
-                }
-                self.check_object(map.len(), span)?;
-                self.alloc_items(2 * map.len(), span)?;
-                Ok(Value::Object(Rc::new(map)))
-            }
-            NodeKind::Func(index) => Ok(self.make_closure(*index)),
-            NodeKind::Member(obj, name) => {
-                let recv = self.eval(obj)?;
-                self.member(&recv, name, span)
-            }
-            NodeKind::Method(obj, name, args) => {
-                let recv = self.eval(obj)?;
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a)?);
-                }
-                self.method(recv, name, values, span)
-            }
-            NodeKind::Index(obj, index) => {
-                let recv = self.eval(obj)?;
-                let key = self.eval(index)?;
-                self.index(&recv, &key, span)
-            }
-            NodeKind::CallBuiltin(b, args) => {
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a)?);
-                }
-                self.call_builtin(*b, &values, span)
-            }
-            NodeKind::Was(kind, arg) => self.was(*kind, arg, span),
-            NodeKind::Const(_)
-            | NodeKind::Local(_)
-            | NodeKind::Upval(_)
-            | NodeKind::Binary(..)
-            | NodeKind::If(..)
-            | NodeKind::Block(_)
-            | NodeKind::Call(..)
-            | NodeKind::CallUpval(..)
-            | NodeKind::CallUpvalLocalNum { .. } => fail("internal: eval_rest on a hot node", span),
-        }
-    }
-
-    /// A condition of an `if` or a loop, whose steps the `if` or the loop pass has paid.
-    #[inline(always)]
-    fn condition(&mut self, cond: &Cond) -> R<bool> {
-        match cond {
-            Cond::LocalCmp {
-                op,
-                slot,
-                y,
-                local_span,
-                span,
-            } => {
-                if self.forbid_locals.is_none()
-                    && let Slot::Val(Value::Number(x)) = &self.stack[self.base + *slot as usize]
-                    && let Some(b) = compare(*op, *x, *y)
-                {
-                    return Ok(b);
-                }
-                self.local_cmp_slow(*op, *slot, *y, *local_span, *span)
-            }
-            Cond::Value(node) => match self.eval(node)? {
-                Value::Bool(b) => Ok(b),
-                _ => fail("Condition must evaluate to true or false.", node.span),
-            },
-        }
-    }
-
-    /// [`Cond::LocalCmp`] on a local that holds no number (or inside `was()`).
+    /// A fused `local op number` condition on a local that holds no number (or inside
+    /// `was()`).
     #[cold]
     #[inline(never)]
     fn local_cmp_slow(
@@ -609,36 +451,38 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn was(&mut self, kind: Was, arg: &Node, span: Span) -> R<Value> {
-        let host = self.host;
-        let snapshot = match host.previous() {
-            Previous::NotAvailable => {
-                return fail(
-                    format!("{} is not available in this field", kind.name()),
-                    span,
-                );
-            }
-            Previous::NoSnapshot => None,
-            Previous::Snapshot(h) => Some(h),
-        };
-        let current = if kind == Was::Was {
-            None
-        } else {
-            Some(self.eval(arg)?)
-        };
-        let earlier = match snapshot {
-            None => Err(Flow::Err(Box::new(RunError {
-                message: "was() has no earlier value".into(),
+    /// `was` & co. when the previous tick is not available at all (checked before the
+    /// argument's current value is made).
+    fn was_check(&self, kind: Was, span: Span) -> R<()> {
+        if let Previous::NotAvailable = self.host.previous() {
+            return fail(
+                format!("{} is not available in this field", kind.name()),
                 span,
-            }))),
-            Some(prev) => {
+            );
+        }
+        Ok(())
+    }
+
+    /// The rest of `was` & co.: the argument (`sub`) against the previous tick, where its
+    /// errors are answers (`changed`: changed), then the answer.
+    fn was(&mut self, kind: Was, sub: &'a Code, current: Option<Value>, span: Span) -> R<Value> {
+        let host = self.host;
+        let earlier = match host.previous() {
+            Previous::Snapshot(prev) => {
                 let saved_forbid = self.forbid_locals.replace(kind);
                 self.host = prev;
-                let r = self.eval(arg);
+                let operands = self.operands.len();
+                let r = self.run(sub);
+                // It reads no locals, so calls no user function: only operands to drop.
+                self.operands.truncate(operands);
                 self.host = host;
                 self.forbid_locals = saved_forbid;
                 r
             }
+            _ => Err(Flow::Err(Box::new(RunError {
+                message: "was() has no earlier value".into(),
+                span,
+            }))),
         };
         match kind {
             Was::Was => earlier,
@@ -652,7 +496,8 @@ impl<'a> Interp<'a> {
             }
             Was::BecameTrue => {
                 let Some(Value::Bool(now)) = current else {
-                    return fail("becameTrue() needs true or false", arg.span);
+                    let arg_span = sub.spans.last().copied().unwrap_or_default();
+                    return fail("becameTrue() needs true or false", arg_span);
                 };
                 match earlier {
                     Ok(Value::Bool(before)) => Ok(Value::Bool(now && !before)),
@@ -662,13 +507,6 @@ impl<'a> Interp<'a> {
             }
         }
     }
-}
-
-/// The address of a local: where the native stack is (safe code: the address is only compared,
-/// never dereferenced).
-#[inline(always)]
-pub(crate) fn native_stack_address(local: &u8) -> usize {
-    std::ptr::from_ref(local) as usize
 }
 
 /// `x % y` (Euclidean, like `f64::rem_euclid`). Positive whole numbers below 2^53 take an

@@ -1,9 +1,10 @@
-//! The compiled tree the interpreter runs: names are slots in a frame, captured variables,
-//! or globals looked up in the built-ins and the host. Superinstructions (`local op number`,
-//! `if local < number`, a call of a captured function, `{ e }` folded into `e`) are chosen here,
-//! at compile time, and every node carries the steps it pays on entry, computed from the one
-//! table [`cost`]: the evaluator has one arm per node kind and never looks at the shape of a
-//! node's children.
+//! The resolved tree: names are slots in a frame, captured variables, or globals looked up in
+//! the built-ins and the host. Superinstructions (`local op number`, `if local < number`, a
+//! call of a captured function, `{ e }` folded into `e`) are chosen here, at compile time, and
+//! every node carries the steps it pays on entry, computed from the one table [`cost`].
+//! `compile.rs` turns it into the flat code the evaluator runs (`code.rs`), one op (or a
+//! step charge and its children's ops) per node, keeping these steps; the evaluator never
+//! looks at the shape of the code it runs.
 
 use crate::ast::{BinOp, UnOp};
 use crate::builtins::Builtin;
@@ -14,9 +15,10 @@ use std::sync::Arc;
 pub type Name = Arc<str>;
 
 /// The one table of step costs (spec §11). Fused and folded nodes pay the sum of the costs
-/// of the nodes they stand for; the evaluator takes [`Node::cost`], the loops' `pass_cost`
-/// and, where no node is run, these constants themselves (a `for … in` item's `PASS`, the
-/// right-hand `NODE` of a [`StmtKind::NumUpdate`]), never a number of its own.
+/// of the nodes they stand for; the compiled ops carry [`Node::cost`] and the loops'
+/// `pass_cost`, and where no node is run they pay these constants themselves (a `for … in`
+/// item's `PASS`, the right-hand `NODE` of a [`StmtKind::NumUpdate`]), never a number of their
+/// own.
 pub mod cost {
     /// One evaluated expression node.
     pub const NODE: u32 = 1;
@@ -289,5 +291,7 @@ pub struct Proto {
     pub captures: Vec<Capture>,
     pub capture_names: Vec<Name>,
     pub body: Block,
+    /// The body in the flat form the evaluator runs ([`crate::compile::function`]).
+    pub code: crate::code::Code,
     pub span: Span,
 }

@@ -20,8 +20,8 @@
 //! ```
 //!
 //! Sandbox: a run takes deterministic steps (default [`DEFAULT_FUEL`]), user calls nest at
-//! most 500 deep and use at most 1 MiB of native stack ([`SizeLimits::stack`], a clear error
-//! either way), texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most
+//! most 500 deep (frames on the evaluator's own stack, not native recursion; callbacks of list
+//! methods nest at most [`SizeLimits::callbacks`] native runs; a clear error either way), texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most
 //! 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or the
 //! clock (only the host's `now()`).
 //!
@@ -37,6 +37,8 @@
 
 mod ast;
 mod builtins;
+mod code;
+mod compile;
 mod drop;
 mod format;
 mod host;

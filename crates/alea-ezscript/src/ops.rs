@@ -7,49 +7,11 @@
 
 use crate::ast::BinOp;
 use crate::interp::{Interp, R, fail, num_op};
-use crate::ir::Node;
 use crate::render::{Render, RenderError};
 use crate::value::Value;
 use alea_core::Span;
 
 impl Interp<'_> {
-    #[inline(always)]
-    pub(crate) fn binary(&mut self, op: BinOp, a: &Node, b: &Node, span: Span) -> R<Value> {
-        match op {
-            BinOp::And | BinOp::Or => {
-                let sym = op.symbol();
-                let need = |v: &Value| {
-                    format!("Operator {sym} needs true or false, got {}", v.type_name())
-                };
-                let x = self.eval(a)?;
-                let Value::Bool(x) = x else {
-                    return fail(need(&x), a.span);
-                };
-                if (op == BinOp::And) != x {
-                    return Ok(Value::Bool(x));
-                }
-                let y = self.eval(b)?;
-                match y {
-                    Value::Bool(y) => Ok(Value::Bool(y)),
-                    _ => fail(need(&y), b.span),
-                }
-            }
-            _ => {
-                let x = self.eval(a)?;
-                let y = self.eval(b)?;
-                if let (Value::Number(xn), Value::Number(yn)) = (&x, &y) {
-                    let v = num_op(op, *xn, *yn);
-                    // Numbers own nothing: forgotten rather than dropped, as the drop glue
-                    // is an out-of-line call per operand even for a number.
-                    std::mem::forget(x);
-                    std::mem::forget(y);
-                    return Ok(v);
-                }
-                self.apply_other(op, x, y, span)
-            }
-        }
-    }
-
     /// A binary operator on two values (also used by compound assignment).
     #[inline]
     pub fn apply(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {

@@ -1,6 +1,8 @@
 //! Compiling once and running many times: [`Program`] (a script) and [`Template`] (literal
 //! text with `{{ }}` insertions).
 
+use crate::code::Code;
+use crate::compile;
 use crate::format::{Formatter, InvariantFormatter};
 use crate::host::{Host, NoHost};
 use crate::interp::{Interp, RunError, SizeLimits};
@@ -71,7 +73,7 @@ impl std::error::Error for RunError {}
 /// A compiled script: parse and resolve once, run many times against different hosts.
 #[derive(Debug)]
 pub struct Program {
-    body: Block,
+    code: Code,
     protos: Vec<Arc<Proto>>,
     names: Vec<Name>,
     /// The text constants ([`crate::ir::Const::Text`]).
@@ -116,6 +118,7 @@ fn finish(resolver: Resolver) -> Vec<Arc<Proto>> {
                         stmts: vec![],
                         tail: None,
                     },
+                    code: Code::default(),
                     span: Span::default(),
                 })
             })
@@ -150,7 +153,7 @@ impl Program {
         let names = resolver.script_frame().1;
         let texts = std::mem::take(&mut resolver.texts);
         Ok(Program {
-            body,
+            code: compile::chunk(&body),
             protos: finish(resolver),
             names,
             texts,
@@ -174,7 +177,7 @@ impl Program {
             env.fuel,
             env.limits,
         );
-        let result = it.run_chunk(&self.body);
+        let result = it.run_chunk(&self.code);
         (result, env.fuel.saturating_sub(it.fuel))
     }
 
@@ -190,7 +193,7 @@ impl Program {
             env.fuel,
             env.limits,
         );
-        let value = it.run_chunk(&self.body)?;
+        let value = it.run_chunk(&self.code)?;
         let text = match it.display(&value, Span::default()) {
             Ok(t) => t,
             Err(crate::interp::Flow::Err(e)) => return Err(*e),
@@ -210,7 +213,7 @@ enum Part {
     Text(String),
     Insertion {
         /// `None` when the insertion has a syntax error (it renders empty).
-        code: Option<Block>,
+        code: Option<Code>,
     },
 }
 
@@ -291,7 +294,7 @@ impl Template {
             let code = if diags.is_empty() {
                 let block = resolver.chunk(&ast);
                 if resolver.diags.is_empty() {
-                    Some(block)
+                    Some(compile::chunk(&block))
                 } else {
                     t.diagnostic_insertions
                         .extend(resolver.diags.iter().map(|_| Some(index)));

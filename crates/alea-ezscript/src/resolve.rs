@@ -249,6 +249,7 @@ impl Resolver {
             slot_names: f.slots.iter().map(|s| s.name.clone()).collect(),
             captures: f.captures,
             capture_names: f.capture_names,
+            code: crate::compile::function(&body),
             body,
             span,
         }

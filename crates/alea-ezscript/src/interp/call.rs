@@ -1,52 +1,17 @@
-//! Calls of user functions: frames on the slot stack.
+//! Calls of user functions: frames on the interpreter's frame stack, slots on its slot stack.
 //!
 //! A child of `interp` for the same reason as `stmt`: frames are the interpreter's private
 //! state.
 
-use super::{Closure, Interp, R, Slot, fail, native_stack_address};
+use super::{Closure, Frame, Interp, R, Slot, fail};
 use crate::builtins::{Builtin, plural};
-use crate::ir::*;
+use crate::code::Code;
 use crate::value::Value;
 use alea_core::Span;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-impl Interp<'_> {
-    /// A call node (its steps are paid): the callee, then the arguments.
-    #[inline(always)]
-    pub(super) fn call_node(&mut self, callee: &Node, args: &[Node], span: Span) -> R<Value> {
-        match self.eval(callee)? {
-            Value::Function(f) => self.call_function(f, args, span),
-            f => fail(format!("Cannot call {}", f.type_name()), callee.span),
-        }
-    }
-
-    /// A [`NodeKind::CallUpval`] (its steps, the callee's included, are paid): the captured
-    /// function taken without going through `eval`.
-    #[inline(always)]
-    pub(super) fn call_upval(
-        &mut self,
-        i: u32,
-        callee_span: Span,
-        args: &[Node],
-        span: Span,
-    ) -> R<Value> {
-        let f = self.upval_function(i, callee_span)?;
-        self.call_function(f, args, span)
-    }
-
-    /// A [`NodeKind::CallUpvalLocalNum`] whose argument is made: a user function gets it
-    /// straight in its new frame.
-    #[inline(always)]
-    pub(super) fn call_with(&mut self, f: Rc<Closure>, arg: Value, span: Span) -> R<Value> {
-        if let Closure::User { .. } = &*f {
-            let new_base = self.stack.len();
-            self.stack.push(Slot::Val(arg));
-            return self.enter_frame(f, new_base, 1, span);
-        }
-        self.call(&f, &[arg], span)
-    }
-
+impl<'a> Interp<'a> {
     /// The function in captured variable `i`, for a call.
     #[inline(always)]
     pub(super) fn upval_function(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
@@ -66,39 +31,21 @@ impl Interp<'_> {
         }
     }
 
-    /// Calls a function value on argument nodes: a user function gets them straight in its
-    /// new frame; others as a list.
-    #[inline(always)]
-    fn call_function(&mut self, f: Rc<Closure>, args: &[Node], span: Span) -> R<Value> {
-        if let Closure::User { .. } = &*f {
-            let new_base = self.stack.len();
-            for a in args {
-                match self.eval(a) {
-                    Ok(v) => self.stack.push(Slot::Val(v)),
-                    Err(e) => {
-                        self.stack.truncate(new_base);
-                        return Err(e);
-                    }
-                }
-            }
-            return self.enter_frame(f, new_base, args.len(), span);
-        }
-        self.call_other(&f, args, span)
-    }
-
-    /// A call of a built-in or host function value: arguments are collected into a list.
-    #[inline(never)]
-    fn call_other(&mut self, f: &Rc<Closure>, args: &[Node], span: Span) -> R<Value> {
-        let mut values = Vec::with_capacity(args.len());
-        for a in args {
-            values.push(self.eval(a)?);
-        }
-        self.call(f, &values, span)
-    }
-    /// Calls a function value with arguments.
+    /// Calls a function value with arguments from native code (list methods' callbacks, an
+    /// object's function member): a user function runs in a nested run of the evaluator,
+    /// counted against [`super::SizeLimits::callbacks`].
     pub fn call(&mut self, f: &Rc<Closure>, args: &[Value], span: Span) -> R<Value> {
         match &**f {
             Closure::User { .. } => {
+                if self.nested >= self.limits.callbacks {
+                    return fail(
+                        format!(
+                            "Too much recursion: callbacks nested more than {} deep",
+                            self.limits.callbacks
+                        ),
+                        span,
+                    );
+                }
                 let new_base = self.stack.len();
                 // A plain loop: `extend` over a cloning iterator is not inlined for the one or
                 // two arguments of a callback.
@@ -106,7 +53,27 @@ impl Interp<'_> {
                 for a in args {
                     self.stack.push(Slot::Val(a.clone()));
                 }
-                self.enter_frame(f.clone(), new_base, args.len(), span)
+                let code = self.enter(f, new_base, args.len(), span)?;
+                let (frames, operands, depth) =
+                    (self.frames.len(), self.operands.len(), self.depth);
+                let saved_base = std::mem::replace(&mut self.base, new_base);
+                let saved_op_base = std::mem::replace(&mut self.op_base, operands);
+                let saved_closure = self.closure.replace(f.clone());
+                self.depth += 1;
+                self.nested += 1;
+                let result = self.run(code);
+                self.nested -= 1;
+                if result.is_err() {
+                    // Unwind what the failed run left: its frames, slots and operands.
+                    self.frames.truncate(frames);
+                    self.pop_slots(new_base);
+                    self.operands.truncate(operands);
+                    self.depth = depth;
+                }
+                self.base = saved_base;
+                self.op_base = saved_op_base;
+                self.closure = saved_closure;
+                result
             }
             Closure::Builtin(b) => self.call_builtin(*b, args, span),
             Closure::Native { f, .. } => f(args).or_else(|e| fail(e, span)),
@@ -122,28 +89,19 @@ impl Interp<'_> {
         b.call(args, self.host.now()).or_else(|e| fail(e, span))
     }
 
-    /// Runs a user function whose `nargs` arguments are on the stack from `new_base`.
+    /// Gets user function `f`, whose `nargs` arguments are in the slots from `new_base`, ready
+    /// to run (the checks, captured parameters boxed, its other slots unset); returns its code.
     #[inline(always)]
-    fn enter_frame(
-        &mut self,
-        f: Rc<Closure>,
-        new_base: usize,
-        nargs: usize,
-        span: Span,
-    ) -> R<Value> {
-        let Closure::User { proto, .. } = &*f else {
+    fn enter(&mut self, f: &Closure, new_base: usize, nargs: usize, span: Span) -> R<&'a Code> {
+        let protos = self.protos;
+        let Closure::User { index, .. } = f else {
             self.stack.truncate(new_base);
             return fail("internal: not a user function", span);
         };
-        let marker = 0u8;
-        let used = self.stack_start.abs_diff(native_stack_address(&marker));
-        if nargs != proto.params.len()
-            || self.depth >= self.limits.depth
-            || used > self.limits.stack
-        {
-            return self.frame_error(&f, new_base, nargs, span);
+        let proto = &protos[*index as usize];
+        if nargs != proto.params.len() || self.depth >= self.limits.depth {
+            return self.frame_error(f, new_base, nargs, span);
         }
-        // Parameters are the first slots; box the captured ones.
         if proto.boxes_params {
             for d in proto.params.iter().filter(|d| d.boxed) {
                 let i = new_base + d.slot as usize;
@@ -158,29 +116,39 @@ impl Interp<'_> {
         if self.stack.len() < height {
             self.stack.resize_with(height, || Slot::Unset);
         }
-        let saved_base = std::mem::replace(&mut self.base, new_base);
-        let saved_closure = self.closure.replace(f.clone());
+        Ok(&proto.code)
+    }
+
+    /// A call from code: checks and enters `f` (arguments in the slots from `new_base`),
+    /// keeping the caller (`code`, going on at `pc`) on the frame stack; returns the callee's
+    /// code. `at` is the call's op, for errors.
+    #[inline(always)]
+    pub(super) fn push_frame(
+        &mut self,
+        f: Rc<Closure>,
+        new_base: usize,
+        nargs: usize,
+        code: &'a Code,
+        pc: usize,
+        at: usize,
+    ) -> R<&'a Code> {
+        let callee = self.enter(&f, new_base, nargs, code.spans[at])?;
+        self.frames.push(Frame {
+            code,
+            pc,
+            base: std::mem::replace(&mut self.base, new_base),
+            op_base: std::mem::replace(&mut self.op_base, self.operands.len()),
+            closure: self.closure.replace(f),
+        });
         self.depth += 1;
-        let result = self.block(&proto.body);
-        self.depth -= 1;
-        self.closure = saved_closure;
-        self.base = saved_base;
-        // Popped rather than truncated, and a number forgotten rather than dropped: it owns
-        // nothing, and the drop glue would be an out-of-line call per slot.
-        while self.stack.len() > new_base {
-            match self.stack.pop() {
-                Some(s @ (Slot::Val(Value::Number(_)) | Slot::Unset)) => std::mem::forget(s),
-                other => drop(other),
-            }
-        }
-        result
+        Ok(callee)
     }
 
     /// A call that cannot enter its frame: the wrong number of arguments, or too deep.
     #[cold]
     #[inline(never)]
-    fn frame_error(&mut self, f: &Closure, new_base: usize, nargs: usize, span: Span) -> R<Value> {
-        self.stack.truncate(new_base);
+    fn frame_error<T>(&mut self, f: &Closure, new_base: usize, nargs: usize, span: Span) -> R<T> {
+        self.pop_slots(new_base);
         let Closure::User { proto, .. } = f else {
             return fail("internal: not a user function", span);
         };
@@ -194,19 +162,8 @@ impl Interp<'_> {
                 span,
             );
         }
-        if self.depth >= self.limits.depth {
-            return fail(
-                format!("Too much recursion (limit {})", self.limits.depth),
-                span,
-            );
-        }
         fail(
-            format!(
-                "Too much recursion: {} calls nested in deep expressions or callbacks use more \
-                 than {} KiB of stack",
-                self.depth,
-                self.limits.stack >> 10
-            ),
+            format!("Too much recursion (limit {})", self.limits.depth),
             span,
         )
     }

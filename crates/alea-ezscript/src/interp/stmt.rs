@@ -1,229 +1,23 @@
-//! Statements: assignment (plain, compound, into list and object paths, appending to a text)
-//! and the three loops.
+//! Assignment: plain, compound, into list and object paths, appending to a text. (The loops
+//! are jumps in the flat code, `vm.rs`.)
 //!
-//! A child of `interp` rather than a sibling because statements write frames directly (slots,
-//! boxed cells, captured variables), which the rest of the crate must not reach; expressions
-//! stay in `interp.rs`.
+//! A child of `interp` rather than a sibling because assignment writes frames directly (slots,
+//! boxed cells, captured variables), which the rest of the crate must not reach.
 
-use super::{Closure, Flow, Interp, R, Slot, fail};
-use crate::ast::BinOp;
+use super::{Closure, Interp, R, Slot, fail};
+use crate::code::AssignInfo;
 use crate::host::Global;
 use crate::ir::*;
 use crate::value::Value;
 use alea_core::Span;
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::rc::Rc;
 
-/// `a op= b` on two local numbers, for both fast paths of compound assignment (the parser
-/// makes only `+=`, `-=`, `*=`, `/=` and `%=`). The same results as [`super::num_op`], without
-/// building a value; `rem_euclid` rather than the inlined `rem` keeps the evaluator's recursive
-/// frames small (the stack guard counts them: tests/host.rs fails with `rem` here).
-#[inline(always)]
-fn compound(op: BinOp, a: f64, b: f64) -> f64 {
-    match op {
-        BinOp::Add => a + b,
-        BinOp::Sub => a - b,
-        BinOp::Mul => a * b,
-        BinOp::Div => a / b,
-        _ => a.rem_euclid(b),
-    }
-}
-
 impl Interp<'_> {
-    /// A loop body: like [`Interp::block`] but its value is not kept.
-    #[inline(always)]
-    fn body(&mut self, block: &Block) -> R<()> {
-        self.enter_block(block);
-        for stmt in &block.stmts {
-            self.exec(stmt)?;
-        }
-        if let Some(e) = &block.tail {
-            self.eval(e)?;
-        }
-        Ok(())
-    }
-
-    /// One pass of a `while` or C-style `for`: the pass's step, the condition, the body.
-    /// False when the loop ends (condition false or `break`); `continue` goes on.
-    #[inline(always)]
-    fn pass(&mut self, cond: &Cond, pass_cost: u32, body: &Block, span: Span) -> R<bool> {
-        self.burn(pass_cost as u64, span)?;
-        if !self.condition(cond)? {
-            return Ok(false);
-        }
-        match self.body(body) {
-            Ok(()) | Err(Flow::Continue) => Ok(true),
-            Err(Flow::Break) => Ok(false),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The fastest path of assignment: `x op= number` or `x op= y` on plain local numbers
-    /// ([`StmtKind::NumUpdate`]), without building the right-hand value (its node's step is
-    /// still paid). `None`: not that case, nothing done.
-    #[inline(always)]
-    fn number_update(&mut self, stmt: &Stmt) -> Option<R<()>> {
-        let StmtKind::NumUpdate {
-            slot,
-            op,
-            rhs,
-            rhs_span,
-            ..
-        } = &stmt.kind
-        else {
-            return None;
-        };
-        if self.forbid_locals.is_some() {
-            return None;
-        }
-        let b = match rhs {
-            Operand::Num(b) => *b,
-            Operand::Local(y) => match &self.stack[self.base + *y as usize] {
-                Slot::Val(Value::Number(b)) => *b,
-                _ => return None,
-            },
-        };
-        let i = self.base + *slot as usize;
-        if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
-            return None;
-        }
-        if let Err(e) = self.burn(cost::NODE as u64, *rhs_span) {
-            return Some(Err(e));
-        }
-        if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
-            *a = compound(*op, *a, b);
-        }
-        Some(Ok(()))
-    }
-
-    /// Runs a statement: the hot kinds (expressions, numeric updates) inline, the rest in
-    /// [`Interp::exec_rest`], out of line.
-    #[inline(always)]
-    pub(super) fn exec(&mut self, stmt: &Stmt) -> R<()> {
-        match &stmt.kind {
-            StmtKind::Expr(e) => {
-                self.eval(e)?;
-                Ok(())
-            }
-            StmtKind::NumUpdate { full, .. } => match self.number_update(stmt) {
-                Some(done) => done,
-                None => self.exec_rest(full),
-            },
-            _ => self.exec_rest(stmt),
-        }
-    }
-
-    #[inline(never)]
-    fn exec_rest(&mut self, stmt: &Stmt) -> R<()> {
-        match &stmt.kind {
-            StmtKind::Expr(_) | StmtKind::NumUpdate { .. } => return self.exec(stmt),
-            StmtKind::Assign {
-                var,
-                name,
-                name_span,
-                path,
-                op,
-                value,
-            } => {
-                let rhs = self.eval(value)?;
-                // Fast path: `x = v` and `x op= number` on a plain local slot.
-                if let (Var::Local(slot), true, None) = (var, path.is_empty(), self.forbid_locals) {
-                    let cell = &mut self.stack[self.base + *slot as usize];
-                    match (op, cell, &rhs) {
-                        (None, s @ (Slot::Val(_) | Slot::Unset), _) => {
-                            *s = Slot::Val(rhs);
-                            return Ok(());
-                        }
-                        (
-                            Some(BinOp::Add),
-                            Slot::Val(Value::Text(_)),
-                            Value::Text(_) | Value::Number(_) | Value::Bool(_),
-                        ) => return self.append_to_local(*slot, &rhs, stmt.span),
-                        (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
-                            *a = compound(*op, *a, *b);
-                            return Ok(());
-                        }
-                        _ => {}
-                    }
-                }
-                self.assign(var, name, *name_span, path, *op, rhs, stmt.span)?
-            }
-            StmtKind::While {
-                cond,
-                pass_cost,
-                body,
-            } => while self.pass(cond, *pass_cost, body, stmt.span)? {},
-            StmtKind::ForIn {
-                decls,
-                index,
-                item,
-                list,
-                body,
-            } => {
-                let items = match self.eval(list)? {
-                    Value::List(items) => items,
-                    v => {
-                        return fail(
-                            format!("for … in needs a List, got {}", v.type_name()),
-                            list.span,
-                        );
-                    }
-                };
-                for (i, v) in items.iter().enumerate() {
-                    self.burn(cost::PASS as u64, stmt.span)?;
-                    for d in decls {
-                        self.stack[self.base + d.slot as usize] = if d.boxed {
-                            Slot::Cell(Rc::new(RefCell::new(None)))
-                        } else {
-                            Slot::Unset
-                        };
-                    }
-                    if let Some(ix) = index {
-                        self.store(*ix, Value::Number(i as f64));
-                    }
-                    self.store(*item, v.clone());
-                    match self.body(body) {
-                        Ok(_) | Err(Flow::Continue) => {}
-                        Err(Flow::Break) => break,
-                        Err(e) => return Err(e),
-                    }
-                }
-            }
-            StmtKind::ForC {
-                decls,
-                init,
-                cond,
-                pass_cost,
-                update,
-                body,
-            } => {
-                for d in decls {
-                    self.stack[self.base + d.slot as usize] = if d.boxed {
-                        Slot::Cell(Rc::new(RefCell::new(None)))
-                    } else {
-                        Slot::Unset
-                    };
-                }
-                if let Some(init) = init {
-                    self.exec(init)?;
-                }
-                while self.pass(cond, *pass_cost, body, stmt.span)? {
-                    if let Some(update) = update {
-                        self.exec(update)?;
-                    }
-                }
-            }
-            StmtKind::Break => return Err(Flow::Break),
-            StmtKind::Continue => return Err(Flow::Continue),
-        }
-        Ok(())
-    }
-
     /// `s += v` where local `s` holds a text: appends in place when the slot holds the only
     /// reference (otherwise copies once), so building a text piece by piece is linear. Pays one
     /// step per 64 bytes created, like [`Interp::text`].
-    fn append_to_local(&mut self, slot: u32, rhs: &Value, span: Span) -> R<()> {
+    pub(super) fn append_to_local(&mut self, slot: u32, rhs: &Value, span: Span) -> R<()> {
         let add = match rhs {
             Value::Text(t) => Cow::Borrowed(t.as_str()),
             other => Cow::Owned(self.display(other, span)?),
@@ -248,24 +42,30 @@ impl Interp<'_> {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assign(
+    /// The general assignment `info` of `rhs`, with the values of its index steps (in order).
+    pub(super) fn assign(
         &mut self,
-        var: &Var,
-        name: &Name,
-        name_span: Span,
-        path: &[PathIr],
-        op: Option<BinOp>,
+        info: &AssignInfo,
+        index_values: Vec<Value>,
         rhs: Value,
         span: Span,
     ) -> R<()> {
-        let mut keys = Vec::with_capacity(path.len());
-        for step in path {
-            keys.push(match step {
-                PathIr::Key(k, s) => (Value::text(k), *s),
-                PathIr::Index(e) => (self.eval(e)?, e.span),
-            });
-        }
+        let AssignInfo {
+            var,
+            name,
+            name_span,
+            op,
+            path,
+        } = info;
+        let (name_span, op) = (*name_span, *op);
+        let mut index_values = index_values.into_iter();
+        let keys: Vec<(Value, Span)> = path
+            .iter()
+            .map(|(k, s)| match k {
+                Some(k) => (Value::text(k), *s),
+                None => (index_values.next().unwrap_or_default(), *s),
+            })
+            .collect();
         if self.forbid_locals.is_some() {
             return fail("Tournament values are read-only", span);
         }

@@ -1,0 +1,172 @@
+//! The flat executable form: each function and each top-level chunk is one [`Code`], a list of
+//! [`Op`]s over an operand stack and the frame's slots, made once by `compile.rs` from the
+//! resolved tree (`ir.rs`). Expressions push one value, statements leave the stack as they
+//! found it, control flow is jumps (loops, `if`, `&&`/`||`, `break`/`continue`) and user
+//! calls push a frame on the interpreter's frame stack instead of recursing natively.
+//!
+//! Steps: an op that stands for a node pays that node's steps ([`crate::ir::Node::cost`],
+//! computed from [`crate::ir::cost`]) before it does anything else, at the node's place in
+//! evaluation order; nodes with children pay theirs with a [`Op::Burn`] before the children
+//! run (so a run runs out of steps at the same node as the tree it came from).
+//!
+//! Spans: `spans[pc]` is the span an op reports (errors, running out of steps); the few ops
+//! that can fail at another node as well keep those spans in `extra`, from index `x` on.
+
+use crate::ast::{BinOp, UnOp};
+use crate::builtins::Builtin;
+use crate::ir::{Const, Decl, Name, Operand, Var, Was};
+use alea_core::Span;
+
+/// An index of an op in its [`Code`].
+pub type Pc = u32;
+
+/// One instruction. Fields named `cost` are the steps the op pays first.
+#[derive(Debug, Clone, Copy)]
+pub enum Op {
+    /// Pays the steps of a node whose children follow.
+    Burn(u32),
+    /// Pushes a constant.
+    Const(Const, u32),
+    /// Pushes a slot of the frame.
+    Local(u32, u32),
+    /// Pushes a captured variable.
+    Upval(u32, u32),
+    /// Pushes a name that is no local (`names[i]`): built-ins, then the host.
+    Global(u32, u32),
+    /// Pushes `local op number`; `extra[x]` is the local's span.
+    LocalNum {
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        cost: u32,
+        x: u32,
+    },
+    /// Pushes a new closure of a function.
+    Func(u32, u32),
+    Unary(UnOp),
+    /// Pops two operands, pushes the result.
+    Binary(BinOp),
+    /// `&&` / `||` after its first operand (whose span is `extra[x]`): pops it; when it
+    /// decides, pushes it and jumps to `end`.
+    AndOr {
+        op: BinOp,
+        end: Pc,
+        x: u32,
+    },
+    /// The second operand of `&&` / `||` must be true or false (the span is its own).
+    NeedBool(BinOp),
+    MakeList(u32),
+    /// An object literal with the keys `keys[i]`, whose values are on the stack.
+    MakeObject(u32),
+    /// `.names[i]` of the popped value.
+    Member(u32),
+    /// `.names[name](args)`: the receiver and `nargs` arguments are popped.
+    Method(u32, u32),
+    Index,
+    CallBuiltin(Builtin, u32),
+    /// The value on top is to be called: it must be a function (the span is the callee's).
+    CheckCallee,
+    /// Pays `cost`, pushes the function in captured variable `i` (for a call; `extra[x]` is
+    /// the callee's span).
+    UpvalCallee {
+        i: u32,
+        cost: u32,
+        x: u32,
+    },
+    /// Calls the function under the `nargs` arguments on top.
+    Call(u32),
+    /// `upval(local op number)`, one op: `extra[x..x + 3]` are the callee's, the local's and
+    /// the argument's spans.
+    CallUpvalLocalNum {
+        upval: u32,
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        cost: u32,
+        x: u32,
+    },
+    /// `was` & co.: fails when the host has no previous tick (before the argument runs).
+    WasCheck(Was),
+    /// `was` & co. after the current value (if any) is pushed: runs `subs[i]` against the
+    /// previous tick and pushes the answer.
+    WasEarlier(Was, u32),
+    Jump(Pc),
+    /// `break` / `continue`: drops the operands above `height` (counted from the frame's first
+    /// operand) and jumps.
+    JumpTrunc(Pc, u32),
+    /// Pops a condition; jumps when it is false.
+    JumpIfFalse(Pc),
+    /// Pays `cost`, then jumps to `target` unless `local op y` (`extra[x]` the local's span,
+    /// `extra[x + 1]` the condition's).
+    TestLocalCmp {
+        op: BinOp,
+        slot: u32,
+        y: f64,
+        cost: u32,
+        target: Pc,
+        x: u32,
+    },
+    Pop,
+    /// Enters a block: resets `blocks[i]`'s declared slots and creates its named functions.
+    Enter(u32),
+    /// Returns from a user function with the value on top.
+    Return,
+    /// Ends a chunk (or a `was` argument) with the value on top.
+    End,
+    /// `local = v` / `local op= v`: the assignment `assigns[i]`, value on top.
+    AssignLocal(u32),
+    /// Any other assignment `assigns[i]`: the value, then the evaluated index keys on top.
+    Assign(u32),
+    /// `x op= number` / `x op= y` on local numbers, paying one node's step: then jumps to
+    /// `skip`; otherwise runs the full assignment that follows.
+    NumUpdate {
+        slot: u32,
+        op: BinOp,
+        rhs: Operand,
+        skip: Pc,
+    },
+    /// `for … in`: the popped value must be a list; pushes it and the next index.
+    ForInStart,
+    /// Pays a pass's step for the next item (slots `blocks[decls]` reset, then the index and
+    /// the item stored), or pops the list and its index and jumps to `exit`.
+    ForInNext {
+        decls: u32,
+        index: Option<u32>,
+        item: u32,
+        exit: Pc,
+    },
+    /// `break` / `continue` inside a `was` argument, which runs apart from its loop.
+    BreakOut(bool),
+}
+
+/// What [`Op::Enter`] and the loops reset.
+#[derive(Debug, Default)]
+pub struct BlockDecls {
+    pub decls: Vec<Decl>,
+    /// Named functions: (slot, proto).
+    pub hoisted: Vec<(u32, u32)>,
+}
+
+/// An assignment's target.
+#[derive(Debug)]
+pub struct AssignInfo {
+    pub var: Var,
+    pub name: Name,
+    pub name_span: Span,
+    pub op: Option<BinOp>,
+    /// The path: `Some(key)` for `.key`, `None` for an index taken from the stack, with spans.
+    pub path: Vec<(Option<Name>, Span)>,
+}
+
+/// One compiled function body, chunk or `was` argument.
+#[derive(Debug, Default)]
+pub struct Code {
+    pub ops: Vec<Op>,
+    pub spans: Vec<Span>,
+    pub extra: Vec<Span>,
+    pub names: Vec<Name>,
+    pub keys: Vec<Vec<Name>>,
+    pub blocks: Vec<BlockDecls>,
+    pub assigns: Vec<AssignInfo>,
+    pub subs: Vec<Code>,
+}

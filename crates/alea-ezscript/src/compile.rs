@@ -1,0 +1,518 @@
+//! The resolved tree (`ir.rs`) to the flat form (`code.rs`), once per program: each node
+//! becomes the ops that run it in evaluation order, each loop and `if` jumps. The
+//! superinstructions the resolver chose (`local op number`, `if local < number`, calls of a
+//! captured function) become single ops; a node's steps are paid where the tree paid them.
+//!
+//! The compiler counts the operands on the stack at each op (expressions push one, statements
+//! none), so `break` and `continue` know how many to drop when they leave expressions.
+
+use crate::ast::BinOp;
+use crate::code::*;
+use crate::ir::*;
+use alea_core::Span;
+
+struct Loop {
+    /// Operands on the stack when a pass begins.
+    height: u32,
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+struct Compiler {
+    code: Code,
+    height: u32,
+    loops: Vec<Loop>,
+}
+
+/// Compiles a function body (ends in [`Op::Return`]).
+pub fn function(body: &Block) -> Code {
+    let mut c = Compiler::new();
+    c.block_value(body);
+    c.emit(Op::Return, Span::default(), -1);
+    c.code
+}
+
+/// Compiles a top-level chunk (ends in [`Op::End`]).
+pub fn chunk(body: &Block) -> Code {
+    let mut c = Compiler::new();
+    c.block_value(body);
+    c.emit(Op::End, Span::default(), -1);
+    c.code
+}
+
+impl Compiler {
+    fn new() -> Compiler {
+        Compiler {
+            code: Code::default(),
+            height: 0,
+            loops: Vec::new(),
+        }
+    }
+
+    fn here(&self) -> Pc {
+        self.code.ops.len() as Pc
+    }
+
+    /// Appends an op that changes the number of operands by `delta`; returns where it is.
+    fn emit(&mut self, op: Op, span: Span, delta: i32) -> usize {
+        self.code.ops.push(op);
+        self.code.spans.push(span);
+        self.height = (self.height as i32 + delta) as u32;
+        self.code.ops.len() - 1
+    }
+
+    fn extra(&mut self, spans: &[Span]) -> u32 {
+        let x = self.code.extra.len() as u32;
+        self.code.extra.extend_from_slice(spans);
+        x
+    }
+
+    fn name(&mut self, name: &Name) -> u32 {
+        self.code.names.push(name.clone());
+        self.code.names.len() as u32 - 1
+    }
+
+    fn burn(&mut self, cost: u32, span: Span) {
+        // Paying nothing cannot run out: no op.
+        if cost > 0 {
+            self.emit(Op::Burn(cost), span, 0);
+        }
+    }
+
+    /// Points the jump at `at` to `target`.
+    fn patch(&mut self, at: usize, target: Pc) {
+        match &mut self.code.ops[at] {
+            Op::Jump(t)
+            | Op::JumpTrunc(t, _)
+            | Op::JumpIfFalse(t)
+            | Op::AndOr { end: t, .. }
+            | Op::TestLocalCmp { target: t, .. }
+            | Op::NumUpdate { skip: t, .. }
+            | Op::ForInNext { exit: t, .. } => *t = target,
+            _ => {}
+        }
+    }
+
+    fn block_decls(&mut self, decls: &[Decl], hoisted: &[(u32, u32)]) -> u32 {
+        self.code.blocks.push(BlockDecls {
+            decls: decls.to_vec(),
+            hoisted: hoisted.to_vec(),
+        });
+        self.code.blocks.len() as u32 - 1
+    }
+
+    fn block_head(&mut self, b: &Block) {
+        if b.declares {
+            let i = self.block_decls(&b.decls, &b.hoisted);
+            self.emit(Op::Enter(i), Span::default(), 0);
+        }
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    /// A block whose value is kept (pushes one operand).
+    fn block_value(&mut self, b: &Block) {
+        self.block_head(b);
+        match &b.tail {
+            Some(e) => self.expr(e),
+            None => {
+                self.emit(Op::Const(Const::Nothing, 0), Span::default(), 1);
+            }
+        }
+    }
+
+    /// A loop body: its value is dropped.
+    fn body(&mut self, b: &Block) {
+        self.block_head(b);
+        if let Some(e) = &b.tail {
+            self.expr(e);
+            self.emit(Op::Pop, e.span, -1);
+        }
+    }
+
+    /// A condition that jumps when false, paying `cost` first at `span`; returns the jump.
+    fn test(&mut self, cond: &Cond, cost: u32, span: Span) -> usize {
+        match cond {
+            Cond::LocalCmp {
+                op,
+                slot,
+                y,
+                local_span,
+                span: cond_span,
+            } => {
+                let x = self.extra(&[*local_span, *cond_span]);
+                let op = Op::TestLocalCmp {
+                    op: *op,
+                    slot: *slot,
+                    y: *y,
+                    cost,
+                    target: 0,
+                    x,
+                };
+                self.emit(op, span, 0)
+            }
+            Cond::Value(node) => {
+                self.burn(cost, span);
+                self.expr(node);
+                self.emit(Op::JumpIfFalse(0), node.span, -1)
+            }
+        }
+    }
+
+    fn expr(&mut self, n: &Node) {
+        let span = n.span;
+        let cost = n.cost;
+        match &n.kind {
+            NodeKind::Const(c) => {
+                self.emit(Op::Const(*c, cost), span, 1);
+            }
+            NodeKind::Local(slot) => {
+                self.emit(Op::Local(*slot, cost), span, 1);
+            }
+            NodeKind::Upval(i) => {
+                self.emit(Op::Upval(*i, cost), span, 1);
+            }
+            NodeKind::Global(name) => {
+                let i = self.name(name);
+                self.emit(Op::Global(i, cost), span, 1);
+            }
+            NodeKind::LocalNum(op, slot, y, local_span) => {
+                let x = self.extra(&[*local_span]);
+                let op = Op::LocalNum {
+                    op: *op,
+                    slot: *slot,
+                    y: *y,
+                    cost,
+                    x,
+                };
+                self.emit(op, span, 1);
+            }
+            NodeKind::Func(i) => {
+                self.emit(Op::Func(*i, cost), span, 1);
+            }
+            NodeKind::List(items) => {
+                self.burn(cost, span);
+                for item in items {
+                    self.expr(item);
+                }
+                self.emit(
+                    Op::MakeList(items.len() as u32),
+                    span,
+                    1 - items.len() as i32,
+                );
+            }
+            NodeKind::Object(entries) => {
+                self.burn(cost, span);
+                for (_, v) in entries {
+                    self.expr(v);
+                }
+                self.code
+                    .keys
+                    .push(entries.iter().map(|(k, _)| k.clone()).collect());
+                let keys = self.code.keys.len() as u32 - 1;
+                self.emit(Op::MakeObject(keys), span, 1 - entries.len() as i32);
+            }
+            NodeKind::Unary(op, e) => {
+                self.burn(cost, span);
+                self.expr(e);
+                self.emit(Op::Unary(*op), span, 0);
+            }
+            NodeKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                self.burn(cost, span);
+                self.expr(a);
+                let x = self.extra(&[a.span]);
+                let at = self.emit(Op::AndOr { op: *op, end: 0, x }, span, -1);
+                self.expr(b);
+                self.emit(Op::NeedBool(*op), b.span, 0);
+                let end = self.here();
+                self.patch(at, end);
+            }
+            NodeKind::Binary(op, a, b) => {
+                self.burn(cost, span);
+                self.expr(a);
+                self.expr(b);
+                self.emit(Op::Binary(*op), span, -1);
+            }
+            NodeKind::If(cond, then, els) => {
+                let test = self.test(cond, cost, span);
+                self.block_value(then);
+                let jump = self.emit(Op::Jump(0), span, -1);
+                let else_at = self.here();
+                self.patch(test, else_at);
+                match els {
+                    Some(e) => self.expr(e),
+                    None => {
+                        self.emit(Op::Const(Const::Nothing, 0), span, 1);
+                    }
+                }
+                let end = self.here();
+                self.patch(jump, end);
+            }
+            NodeKind::Block(b) => {
+                self.burn(cost, span);
+                self.block_value(b);
+            }
+            NodeKind::Member(obj, name) => {
+                self.burn(cost, span);
+                self.expr(obj);
+                let i = self.name(name);
+                self.emit(Op::Member(i), span, 0);
+            }
+            NodeKind::Method(obj, name, args) => {
+                self.burn(cost, span);
+                self.expr(obj);
+                for a in args {
+                    self.expr(a);
+                }
+                let i = self.name(name);
+                self.emit(Op::Method(i, args.len() as u32), span, -(args.len() as i32));
+            }
+            NodeKind::Index(obj, index) => {
+                self.burn(cost, span);
+                self.expr(obj);
+                self.expr(index);
+                self.emit(Op::Index, span, -1);
+            }
+            NodeKind::Call(callee, args) => {
+                self.burn(cost, span);
+                self.expr(callee);
+                self.emit(Op::CheckCallee, callee.span, 0);
+                for a in args {
+                    self.expr(a);
+                }
+                self.emit(Op::Call(args.len() as u32), span, -(args.len() as i32));
+            }
+            NodeKind::CallUpval(i, callee_span, args) => {
+                let x = self.extra(&[*callee_span]);
+                self.emit(Op::UpvalCallee { i: *i, cost, x }, span, 1);
+                for a in args {
+                    self.expr(a);
+                }
+                self.emit(Op::Call(args.len() as u32), span, -(args.len() as i32));
+            }
+            NodeKind::CallUpvalLocalNum {
+                upval,
+                callee_span,
+                op,
+                slot,
+                y,
+                local_span,
+                arg_span,
+            } => {
+                let x = self.extra(&[*callee_span, *local_span, *arg_span]);
+                let op = Op::CallUpvalLocalNum {
+                    upval: *upval,
+                    op: *op,
+                    slot: *slot,
+                    y: *y,
+                    cost,
+                    x,
+                };
+                self.emit(op, span, 1);
+            }
+            NodeKind::CallBuiltin(b, args) => {
+                self.burn(cost, span);
+                for a in args {
+                    self.expr(a);
+                }
+                let op = Op::CallBuiltin(*b, args.len() as u32);
+                self.emit(op, span, 1 - args.len() as i32);
+            }
+            NodeKind::Was(kind, arg) => {
+                self.burn(cost, span);
+                self.emit(Op::WasCheck(*kind), span, 0);
+                let mut delta = 1;
+                if *kind != Was::Was {
+                    self.expr(arg);
+                    delta = 0;
+                }
+                // The argument once more, run apart against the previous tick (its errors
+                // are answers there, not failures of the run).
+                let mut sub = Compiler::new();
+                sub.expr(arg);
+                sub.emit(Op::End, arg.span, -1);
+                self.code.subs.push(sub.code);
+                let i = self.code.subs.len() as u32 - 1;
+                self.emit(Op::WasEarlier(*kind, i), span, delta);
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.expr(e);
+                self.emit(Op::Pop, e.span, -1);
+            }
+            StmtKind::Assign {
+                var,
+                name,
+                name_span,
+                path,
+                op,
+                value,
+            } => {
+                self.expr(value);
+                let mut keys = Vec::with_capacity(path.len());
+                for step in path {
+                    match step {
+                        PathIr::Key(k, s) => keys.push((Some(k.clone()), *s)),
+                        PathIr::Index(e) => {
+                            self.expr(e);
+                            keys.push((None, e.span));
+                        }
+                    }
+                }
+                let indexed = keys.iter().filter(|(k, _)| k.is_none()).count() as i32;
+                let local = matches!(var, Var::Local(_)) && path.is_empty();
+                self.code.assigns.push(AssignInfo {
+                    var: var.clone(),
+                    name: name.clone(),
+                    name_span: *name_span,
+                    op: *op,
+                    path: keys,
+                });
+                let i = self.code.assigns.len() as u32 - 1;
+                let op = if local {
+                    Op::AssignLocal(i)
+                } else {
+                    Op::Assign(i)
+                };
+                self.emit(op, span, -1 - indexed);
+            }
+            StmtKind::NumUpdate {
+                slot,
+                op,
+                rhs,
+                rhs_span,
+                full,
+            } => {
+                let op = Op::NumUpdate {
+                    slot: *slot,
+                    op: *op,
+                    rhs: *rhs,
+                    skip: 0,
+                };
+                let at = self.emit(op, *rhs_span, 0);
+                self.stmt(full);
+                let end = self.here();
+                self.patch(at, end);
+            }
+            StmtKind::While {
+                cond,
+                pass_cost,
+                body,
+            } => {
+                let head = self.here();
+                let exit = self.test(cond, *pass_cost, span);
+                self.loop_body(body, self.height);
+                self.patch_continues(head);
+                self.emit(Op::Jump(head), span, 0);
+                self.end_loop(exit);
+            }
+            StmtKind::ForC {
+                decls,
+                init,
+                cond,
+                pass_cost,
+                update,
+                body,
+            } => {
+                if !decls.is_empty() {
+                    let i = self.block_decls(decls, &[]);
+                    self.emit(Op::Enter(i), span, 0);
+                }
+                if let Some(init) = init {
+                    self.stmt(init);
+                }
+                let head = self.here();
+                let exit = self.test(cond, *pass_cost, span);
+                self.loop_body(body, self.height);
+                let cont = self.here();
+                self.patch_continues(cont);
+                if let Some(update) = update {
+                    self.stmt(update);
+                }
+                self.emit(Op::Jump(head), span, 0);
+                self.end_loop(exit);
+            }
+            StmtKind::ForIn {
+                decls,
+                index,
+                item,
+                list,
+                body,
+            } => {
+                let before = self.height;
+                self.expr(list);
+                self.emit(Op::ForInStart, list.span, 1);
+                let head = self.here();
+                let decls = self.block_decls(decls, &[]);
+                let next = Op::ForInNext {
+                    decls,
+                    index: *index,
+                    item: *item,
+                    exit: 0,
+                };
+                let at = self.emit(next, span, 0);
+                self.loop_body(body, self.height);
+                self.patch_continues(head);
+                self.emit(Op::Jump(head), span, 0);
+                // The list and its index are gone at the exit, also after `break`.
+                self.height = before;
+                let lp = self.loops.pop().expect("pushed by loop_body");
+                let exit = self.here();
+                self.patch(at, exit);
+                for b in lp.breaks {
+                    self.code.ops[b] = Op::JumpTrunc(exit, before);
+                }
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let is_break = matches!(s.kind, StmtKind::Break);
+                let Some(lp) = self.loops.last() else {
+                    // Inside a `was` argument: the loop is in the code around it.
+                    self.emit(Op::BreakOut(is_break), span, 0);
+                    return;
+                };
+                let height = lp.height;
+                let at = self.emit(Op::JumpTrunc(0, height), span, 0);
+                let lp = self.loops.last_mut().expect("checked above");
+                if is_break {
+                    lp.breaks.push(at);
+                } else {
+                    lp.continues.push(at);
+                }
+            }
+        }
+    }
+
+    /// A loop's body, with a new loop context (left on `loops` for the caller to finish).
+    fn loop_body(&mut self, body: &Block, height: u32) {
+        self.loops.push(Loop {
+            height,
+            breaks: Vec::new(),
+            continues: Vec::new(),
+        });
+        self.body(body);
+    }
+
+    fn patch_continues(&mut self, target: Pc) {
+        let lp = self.loops.last_mut().expect("in a loop");
+        let continues = std::mem::take(&mut lp.continues);
+        for c in continues {
+            self.patch(c, target);
+        }
+    }
+
+    /// Ends a `while` or C-style `for`: its condition's jump and the `break`s go here.
+    fn end_loop(&mut self, exit: usize) {
+        let lp = self.loops.pop().expect("pushed by loop_body");
+        let end = self.here();
+        self.patch(exit, end);
+        for b in lp.breaks {
+            self.patch(b, end);
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! The one dispatch loop over [`Code`]: every op of every function runs here; a user call
+//! pushes a [`Frame`] and continues in the callee's code, a return pops it, so EZScript
+//! recursion never recurses natively. Native code re-enters the loop only to call a user
+//! function for a list method (a callback) and for a `was` argument, counted by `nested`.
+
+use super::{Closure, Flow, Interp, R, Slot, compare, fail, num_op};
+use crate::ast::{BinOp, UnOp};
+use crate::code::{Code, Op};
+use crate::ir::{Const, Operand, Var, cost};
+use crate::value::{Map, Value};
+use std::rc::Rc;
+
+/// `a op= b` on two local numbers, for both fast paths of compound assignment (the parser
+/// makes only `+=`, `-=`, `*=`, `/=` and `%=`). The same results as [`super::num_op`]
+/// without building a value.
+#[inline(always)]
+pub(super) fn compound(op: BinOp, a: f64, b: f64) -> f64 {
+    match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => a / b,
+        _ => super::rem(a, b),
+    }
+}
+
+impl<'a> Interp<'a> {
+    #[inline(always)]
+    fn pop(&mut self) -> Value {
+        self.operands.pop().unwrap_or_default()
+    }
+
+    /// Runs `code` in the current frame until it ends ([`Op::End`]) or the frame it runs in
+    /// returns ([`Op::Return`] with no caller pushed by this run). On an error the frames
+    /// this run pushed are left for the caller to unwind.
+    pub(super) fn run(&mut self, code: &'a Code) -> R<Value> {
+        let start = self.frames.len();
+        let mut code = code;
+        let mut pc = 0usize;
+        loop {
+            let at = pc;
+            pc += 1;
+            match code.ops[at] {
+                Op::Burn(n) => self.pay(n, code, at)?,
+                Op::Const(c, n) => {
+                    self.pay(n, code, at)?;
+                    let v = match c {
+                        Const::Number(x) => Value::Number(x),
+                        Const::Bool(b) => Value::Bool(b),
+                        Const::Nothing => Value::Nothing,
+                        Const::Text(i) => self.text_constant(i),
+                    };
+                    self.operands.push(v);
+                }
+                Op::Local(slot, n) => {
+                    self.pay(n, code, at)?;
+                    // The common case inline: a plain slot outside `was()`.
+                    let v = match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
+                            Value::Number(*x)
+                        }
+                        Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
+                        _ => self.read_local(slot, code.spans[at])?,
+                    };
+                    self.operands.push(v);
+                }
+                Op::Upval(i, n) => {
+                    self.pay(n, code, at)?;
+                    let fast = match (self.closure.as_deref(), self.forbid_locals) {
+                        (Some(Closure::User { captures, .. }), None) => {
+                            captures[i as usize].borrow().clone()
+                        }
+                        _ => None,
+                    };
+                    let v = match fast {
+                        Some(v) => v,
+                        None => self.read_upval(i, code.spans[at])?,
+                    };
+                    self.operands.push(v);
+                }
+                Op::Global(i, n) => {
+                    self.pay(n, code, at)?;
+                    let v = self.global(&code.names[i as usize], code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::LocalNum {
+                    op,
+                    slot,
+                    y,
+                    cost: n,
+                    x,
+                } => {
+                    self.pay(n, code, at)?;
+                    let v = match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
+                            num_op(op, *a, y)
+                        }
+                        _ => {
+                            let a = self.read_local(slot, code.extra[x as usize])?;
+                            self.apply(op, a, Value::Number(y), code.spans[at])?
+                        }
+                    };
+                    self.operands.push(v);
+                }
+                Op::Func(i, n) => {
+                    self.pay(n, code, at)?;
+                    let f = self.make_closure(i);
+                    self.operands.push(f);
+                }
+                Op::Unary(op) => {
+                    let v = self.pop();
+                    let span = code.spans[at];
+                    let r = match (op, v) {
+                        (UnOp::Neg, Value::Number(x)) => Value::Number(-x),
+                        (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                        (UnOp::Neg, v) => {
+                            return fail(
+                                format!("Operator - cannot be applied to {}", v.type_name()),
+                                span,
+                            );
+                        }
+                        (UnOp::Not, v) => {
+                            return fail(
+                                format!("Operator ! needs true or false, got {}", v.type_name()),
+                                span,
+                            );
+                        }
+                    };
+                    self.operands.push(r);
+                }
+                Op::Binary(op) => {
+                    let y = self.pop();
+                    let x = self.pop();
+                    let v = match (&x, &y) {
+                        (Value::Number(a), Value::Number(b)) => {
+                            let v = num_op(op, *a, *b);
+                            // Numbers own nothing: forgotten rather than dropped (the drop
+                            // glue is an out-of-line call per operand).
+                            std::mem::forget(x);
+                            std::mem::forget(y);
+                            v
+                        }
+                        _ => self.apply_other(op, x, y, code.spans[at])?,
+                    };
+                    self.operands.push(v);
+                }
+                Op::AndOr { op, end, x } => match self.pop() {
+                    Value::Bool(b) => {
+                        if (op == BinOp::And) != b {
+                            self.operands.push(Value::Bool(b));
+                            pc = end as usize;
+                        }
+                    }
+                    v => return fail(need_bool(op, &v), code.extra[x as usize]),
+                },
+                Op::NeedBool(op) => {
+                    if let Some(v) = self.operands.last()
+                        && !matches!(v, Value::Bool(_))
+                    {
+                        return fail(need_bool(op, v), code.spans[at]);
+                    }
+                }
+                Op::MakeList(n) => {
+                    let items = self.operands.split_off(self.operands.len() - n as usize);
+                    self.alloc_items(items.len(), code.spans[at])?;
+                    self.operands.push(Value::list(items));
+                }
+                Op::MakeObject(k) => {
+                    let keys = &code.keys[k as usize];
+                    let values = self.operands.split_off(self.operands.len() - keys.len());
+                    let mut map = Map::with_capacity(keys.len());
+                    for (k, v) in keys.iter().zip(values) {
+                        map.insert(Rc::from(&**k), v);
+                    }
+                    let span = code.spans[at];
+                    self.check_object(map.len(), span)?;
+                    self.alloc_items(2 * map.len(), span)?;
+                    self.operands.push(Value::Object(Rc::new(map)));
+                }
+                Op::Member(i) => {
+                    let recv = self.pop();
+                    let v = self.member(&recv, &code.names[i as usize], code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::Method(i, n) => {
+                    let args = self.operands.split_off(self.operands.len() - n as usize);
+                    let recv = self.pop();
+                    let v = self.method(recv, &code.names[i as usize], args, code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::Index => {
+                    let key = self.pop();
+                    let recv = self.pop();
+                    let v = self.index(&recv, &key, code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::CallBuiltin(b, n) => {
+                    let args = self.operands.split_off(self.operands.len() - n as usize);
+                    let v = self.call_builtin(b, &args, code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::CheckCallee => {
+                    if let Some(v) = self.operands.last()
+                        && !matches!(v, Value::Function(_))
+                    {
+                        return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
+                    }
+                }
+                Op::UpvalCallee { i, cost: n, x } => {
+                    self.pay(n, code, at)?;
+                    let f = self.upval_function(i, code.extra[x as usize])?;
+                    self.operands.push(Value::Function(f));
+                }
+                Op::Call(n) => {
+                    let n = n as usize;
+                    let callee = self.operands.len() - n - 1;
+                    let Value::Function(f) = std::mem::take(&mut self.operands[callee]) else {
+                        return fail("internal: not a function", code.spans[at]);
+                    };
+                    if let Closure::User { .. } = &*f {
+                        let new_base = self.stack.len();
+                        self.stack
+                            .extend(self.operands.drain(callee + 1..).map(Slot::Val));
+                        self.operands.truncate(callee);
+                        code = self.push_frame(f, new_base, n, code, pc, at)?;
+                        pc = 0;
+                    } else {
+                        let args = self.operands.split_off(callee + 1);
+                        self.operands.truncate(callee);
+                        let v = self.call(&f, &args, code.spans[at])?;
+                        self.operands.push(v);
+                    }
+                }
+                Op::CallUpvalLocalNum {
+                    upval,
+                    op,
+                    slot,
+                    y,
+                    cost: n,
+                    x,
+                } => {
+                    self.pay(n, code, at)?;
+                    let x = x as usize;
+                    let f = self.upval_function(upval, code.extra[x])?;
+                    let arg = match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
+                            num_op(op, *a, y)
+                        }
+                        _ => {
+                            let a = self.read_local(slot, code.extra[x + 1])?;
+                            self.apply(op, a, Value::Number(y), code.extra[x + 2])?
+                        }
+                    };
+                    if let Closure::User { .. } = &*f {
+                        let new_base = self.stack.len();
+                        self.stack.push(Slot::Val(arg));
+                        code = self.push_frame(f, new_base, 1, code, pc, at)?;
+                        pc = 0;
+                    } else {
+                        let v = self.call(&f, &[arg], code.spans[at])?;
+                        self.operands.push(v);
+                    }
+                }
+                Op::WasCheck(kind) => self.was_check(kind, code.spans[at])?,
+                Op::WasEarlier(kind, i) => {
+                    let current = match kind {
+                        crate::ir::Was::Was => None,
+                        _ => Some(self.pop()),
+                    };
+                    let v = self.was(kind, &code.subs[i as usize], current, code.spans[at])?;
+                    self.operands.push(v);
+                }
+                Op::Jump(t) => pc = t as usize,
+                Op::JumpTrunc(t, height) => {
+                    self.operands.truncate(self.op_base + height as usize);
+                    pc = t as usize;
+                }
+                Op::JumpIfFalse(t) => match self.pop() {
+                    Value::Bool(true) => {}
+                    Value::Bool(false) => pc = t as usize,
+                    _ => return fail("Condition must evaluate to true or false.", code.spans[at]),
+                },
+                Op::TestLocalCmp {
+                    op,
+                    slot,
+                    y,
+                    cost: n,
+                    target,
+                    x,
+                } => {
+                    self.pay(n, code, at)?;
+                    let b = match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
+                            compare(op, *a, y)
+                        }
+                        _ => None,
+                    };
+                    let b = match b {
+                        Some(b) => b,
+                        None => {
+                            let x = x as usize;
+                            let (local_span, span) = (code.extra[x], code.extra[x + 1]);
+                            self.local_cmp_slow(op, slot, y, local_span, span)?
+                        }
+                    };
+                    if !b {
+                        pc = target as usize;
+                    }
+                }
+                Op::Pop => {
+                    if let Some(v @ Value::Number(_)) = self.operands.pop() {
+                        std::mem::forget(v);
+                    }
+                }
+                Op::Enter(i) => self.declare_block(&code.blocks[i as usize]),
+                Op::Return => {
+                    let v = self.pop();
+                    self.pop_slots(self.base);
+                    self.depth -= 1;
+                    if self.frames.len() == start {
+                        return Ok(v);
+                    }
+                    let Some(frame) = self.frames.pop() else {
+                        return Ok(v);
+                    };
+                    code = frame.code;
+                    pc = frame.pc;
+                    self.base = frame.base;
+                    self.op_base = frame.op_base;
+                    self.closure = frame.closure;
+                    self.operands.push(v);
+                }
+                Op::End => return Ok(self.pop()),
+                Op::AssignLocal(i) => {
+                    let info = &code.assigns[i as usize];
+                    let rhs = self.pop();
+                    let span = code.spans[at];
+                    if let (Var::Local(slot), None) = (&info.var, self.forbid_locals) {
+                        let cell = &mut self.stack[self.base + *slot as usize];
+                        match (info.op, cell, &rhs) {
+                            (None, s @ (Slot::Val(_) | Slot::Unset), _) => {
+                                *s = Slot::Val(rhs);
+                                continue;
+                            }
+                            (
+                                Some(BinOp::Add),
+                                Slot::Val(Value::Text(_)),
+                                Value::Text(_) | Value::Number(_) | Value::Bool(_),
+                            ) => {
+                                self.append_to_local(*slot, &rhs, span)?;
+                                continue;
+                            }
+                            (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
+                                *a = compound(op, *a, *b);
+                                continue;
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.assign(info, Vec::new(), rhs, span)?;
+                }
+                Op::Assign(i) => {
+                    let info = &code.assigns[i as usize];
+                    let n = info.path.iter().filter(|(k, _)| k.is_none()).count();
+                    let keys = self.operands.split_off(self.operands.len() - n);
+                    let rhs = self.pop();
+                    self.assign(info, keys, rhs, code.spans[at])?;
+                }
+                Op::NumUpdate {
+                    slot,
+                    op,
+                    rhs,
+                    skip,
+                } => {
+                    if self.forbid_locals.is_some() {
+                        continue;
+                    }
+                    let b = match rhs {
+                        Operand::Num(b) => b,
+                        Operand::Local(y) => match &self.stack[self.base + y as usize] {
+                            Slot::Val(Value::Number(b)) => *b,
+                            _ => continue,
+                        },
+                    };
+                    let i = self.base + slot as usize;
+                    if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
+                        continue;
+                    }
+                    // The right-hand node's step.
+                    self.pay(cost::NODE, code, at)?;
+                    if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
+                        *a = compound(op, *a, b);
+                    }
+                    pc = skip as usize;
+                }
+                Op::ForInStart => match self.pop() {
+                    v @ Value::List(_) => {
+                        self.operands.push(v);
+                        self.operands.push(Value::Number(0.0));
+                    }
+                    v => {
+                        return fail(
+                            format!("for … in needs a List, got {}", v.type_name()),
+                            code.spans[at],
+                        );
+                    }
+                },
+                Op::ForInNext {
+                    decls,
+                    index,
+                    item,
+                    exit,
+                } => {
+                    let n = self.operands.len();
+                    let (Value::List(items), Value::Number(i)) =
+                        (&self.operands[n - 2], &self.operands[n - 1])
+                    else {
+                        return fail("internal: no list to iterate", code.spans[at]);
+                    };
+                    let i = *i as usize;
+                    let Some(v) = items.get(i).cloned() else {
+                        self.operands.truncate(n - 2);
+                        pc = exit as usize;
+                        continue;
+                    };
+                    self.operands[n - 1] = Value::Number((i + 1) as f64);
+                    self.pay(cost::PASS, code, at)?;
+                    let block = &code.blocks[decls as usize];
+                    if !block.decls.is_empty() {
+                        self.declare_block(block);
+                    }
+                    if let Some(ix) = index {
+                        self.store(ix, Value::Number(i as f64));
+                    }
+                    self.store(item, v);
+                }
+                Op::BreakOut(is_break) => {
+                    return Err(if is_break {
+                        Flow::Break
+                    } else {
+                        Flow::Continue
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The error of `&&` / `||` on an operand that is not true or false.
+fn need_bool(op: BinOp, v: &Value) -> String {
+    format!(
+        "Operator {} needs true or false, got {}",
+        op.symbol(),
+        v.type_name()
+    )
+}
