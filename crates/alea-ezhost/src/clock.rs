@@ -90,9 +90,8 @@ pub struct SimulationReport {
 pub struct Frame {
     /// The tick (0: the file's state before the clock runs).
     pub tick: u64,
-    /// The first field's output (its fallback text when it fails).
-    pub text: String,
-    /// Every field's output, in the order asked for ([`Session::clock_view`]).
+    /// Every field's output (its fallback text when it fails), in the order asked for
+    /// ([`Session::clock_view`]; [`Session::simulate_with_content`] has one).
     pub texts: Vec<String>,
     /// The clock's `levelIndex` after the tick.
     pub level_index: usize,
@@ -103,10 +102,41 @@ pub struct Frame {
     pub running: bool,
 }
 
-/// Content fields (source, template?) to render during a simulation: every `every` ticks
-/// from tick `from` on, and at the last tick.
-struct ContentFields<'a> {
-    fields: &'a [(&'a str, bool)],
+impl Frame {
+    /// The first field's output (`""` without fields).
+    pub fn text(&self) -> &str {
+        self.texts.first().map_or("", String::as_str)
+    }
+}
+
+/// Content fields (each a script, or a template when `true`) compiled once, to render at many
+/// ticks ([`Session::clock_view`]); a caller that reports compile errors before running reads
+/// them here rather than compiling the fields a second time.
+pub struct ContentFields<'a> {
+    fields: Vec<(&'a str, CompiledField)>,
+}
+
+impl<'a> ContentFields<'a> {
+    /// Compiles every field.
+    pub fn compile(fields: &[(&'a str, bool)]) -> ContentFields<'a> {
+        ContentFields {
+            fields: fields
+                .iter()
+                .map(|&(source, template)| (source, CompiledField::new(source, template)))
+                .collect(),
+        }
+    }
+
+    /// Each field's compile errors, in order (empty when it compiled).
+    pub fn diagnostics(&self) -> impl Iterator<Item = &[Diagnostic]> {
+        self.fields.iter().map(|(_, f)| f.diagnostics())
+    }
+}
+
+/// Content fields to render during a simulation: every `every` ticks from tick `from` on,
+/// and at the last tick.
+struct Rendering<'a> {
+    fields: &'a ContentFields<'a>,
     every: u64,
     from: u64,
     /// Ticks after which a paused clock is started again ([`Session::clock_view`]).
@@ -148,8 +178,8 @@ impl Session {
                 "--simulate is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
             ));
         }
-        let fields = [(source, template)];
-        let content = ContentFields {
+        let fields = ContentFields::compile(&[(source, template)]);
+        let content = Rendering {
             fields: &fields,
             every: every.max(1),
             from: 0,
@@ -161,9 +191,10 @@ impl Session {
     /// The clock view of a running tournament: the clock runs from the file state as in
     /// [`Session::simulate`] (same ticks, same alerts, same budget) up to tick `to`, and every
     /// tick from `from` to `to` is a frame with each of `fields` (content scripts, or templates
-    /// when `true`) rendered against that tick's state. `firings` lists every alert fired up
-    /// to `to` (the caller keeps those after the last tick it showed). A client that keeps its
-    /// own elapsed clock time can so ask for the next frames without the host keeping a session.
+    /// when `true`, compiled once by [`ContentFields::compile`]) rendered against that tick's
+    /// state. `firings` lists the alerts fired after tick `since` up to `to` (a client passes
+    /// the last tick it showed; 0 for all). A client that keeps its own elapsed clock time can
+    /// so ask for the next frames without the host keeping a session.
     /// `resumes` are the ticks after which the user started the clock again where it was
     /// paused (a `pauseAfter` level, or the end of the tournament's knockouts); a tick at which
     /// the clock runs is ignored.
@@ -171,37 +202,35 @@ impl Session {
         &self,
         from: u64,
         to: u64,
-        fields: &[(&str, bool)],
+        fields: &ContentFields<'_>,
         resumes: &[u64],
+        since: u64,
     ) -> Result<SimulationReport, String> {
         if to > MAX_SIMULATE_SECONDS {
             return Err(format!(
                 "the clock is limited to {MAX_SIMULATE_SECONDS} seconds (one week)"
             ));
         }
-        let content = ContentFields {
+        let content = Rendering {
             fields,
             every: 1,
             from: from.min(to),
             resumes,
         };
-        Ok(self.simulate_here(to, Some(&content)))
+        let mut report = self.simulate_here(to, Some(&content));
+        report.firings.retain(|f| f.tick > since);
+        Ok(report)
     }
 
-    fn simulate_here(&self, seconds: u64, content: Option<&ContentFields<'_>>) -> SimulationReport {
+    fn simulate_here(&self, seconds: u64, content: Option<&Rendering<'_>>) -> SimulationReport {
         let mut report = SimulationReport::default();
         let content_kind = crate::Kind::Content;
-        // Compiled once, run at every rendered tick (like the alerts below).
-        let compiled: Vec<(&str, CompiledField)> = content.map_or_else(Vec::new, |c| {
-            c.fields
-                .iter()
-                .map(|&(source, template)| (source, CompiledField::new(source, template)))
-                .collect()
-        });
         let render = |tick: u64, state: &std::sync::Arc<alea_tournament::State>| {
-            content.map(|_| {
+            content.map(|c| {
                 let fuel = self.fuel(content_kind);
-                let texts: Vec<String> = compiled
+                let texts: Vec<String> = c
+                    .fields
+                    .fields
                     .iter()
                     .map(|(source, field)| {
                         run_field(state, None, &self.format, content_kind, source, field, fuel).text
@@ -210,7 +239,6 @@ impl Session {
                 let clock = &state.tournament().clock;
                 Frame {
                     tick,
-                    text: texts.first().cloned().unwrap_or_default(),
                     texts,
                     level_index: clock.level_index,
                     seconds_left_in_level: clock.seconds_left_in_level,

@@ -36,7 +36,8 @@ pub use alea_locale::locale_from_env;
 /// Re-exported for the command line: `--now` as RFC 3339 text.
 pub use alea_tournament::parse_time;
 pub use clock::{
-    AlertError, Firing, Frame, MAX_SIMULATE_SECONDS, MAX_SIMULATE_STEPS, SimulationReport,
+    AlertError, ContentFields, Firing, Frame, MAX_SIMULATE_SECONDS, MAX_SIMULATE_STEPS,
+    SimulationReport,
 };
 pub use fields::{DEFAULT_POINTS_FORMULA, HookField, MAX_PAYOUT_PLACES};
 pub use format::LocaleFormat;

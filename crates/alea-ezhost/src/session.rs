@@ -478,6 +478,15 @@ impl CompiledField {
             CompiledField::Script(Program::compile(src))
         }
     }
+
+    /// Its compile errors (empty when it compiled).
+    pub(crate) fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            CompiledField::Template(t) => &t.diagnostics,
+            CompiledField::Script(Ok(_)) => &[],
+            CompiledField::Script(Err(ds)) => ds,
+        }
+    }
 }
 
 /// Runs field `src`, compiled as `compiled` (see [`eval_field`]).

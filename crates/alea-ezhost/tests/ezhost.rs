@@ -86,11 +86,7 @@ fn simulate_with_content_renders_frames() {
     let s = session("en-US");
     let src = "Level {{ blindLevelNumber }}, {{ secondsLeftInLevel }} s left";
     let report = s.simulate_with_content(800, src, true, 100).unwrap();
-    let frames: Vec<(u64, &str)> = report
-        .frames
-        .iter()
-        .map(|f| (f.tick, f.text.as_str()))
-        .collect();
+    let frames: Vec<(u64, &str)> = report.frames.iter().map(|f| (f.tick, f.text())).collect();
     assert_eq!(frames.len(), 9, "{frames:?}");
     assert_eq!(
         frames[0],
@@ -115,7 +111,9 @@ fn clock_view_renders_every_tick_of_a_window() {
             true,
         ),
     ];
-    let report = s.clock_view(744, 748, &fields, &[]).unwrap();
+    let fields = alea_ezhost::ContentFields::compile(&fields);
+    assert!(fields.diagnostics().all(<[_]>::is_empty));
+    let report = s.clock_view(744, 748, &fields, &[], 0).unwrap();
     let ticks: Vec<u64> = report.frames.iter().map(|f| f.tick).collect();
     assert_eq!(ticks, vec![744, 745, 746, 747, 748]);
     let f = &report.frames[0];
@@ -129,11 +127,17 @@ fn clock_view_renders_every_tick_of_a_window() {
     assert_eq!(f.texts, vec!["8".to_string(), "500 / 1000".to_string()]);
     assert_eq!(f.level_index, 9);
     assert_eq!(report.firings, s.simulate(748).unwrap().firings);
-    let first = s.clock_view(0, 0, &fields, &[]).unwrap();
+    // Only the firings after `since` (the last tick the caller showed).
+    let all = s.simulate(800).unwrap().firings;
+    assert!(all.iter().any(|f| f.tick <= 700) && all.iter().any(|f| f.tick > 700));
+    let later = s.clock_view(744, 800, &fields, &[], 700).unwrap().firings;
+    let expected: Vec<_> = all.into_iter().filter(|f| f.tick > 700).collect();
+    assert_eq!(later, expected);
+    let first = s.clock_view(0, 0, &fields, &[], 0).unwrap();
     assert_eq!(first.frames.len(), 1);
     assert_eq!(first.frames[0].seconds_left_in_level, 746.0);
     assert!(
-        s.clock_view(0, alea_ezhost::MAX_SIMULATE_SECONDS + 1, &fields, &[])
+        s.clock_view(0, alea_ezhost::MAX_SIMULATE_SECONDS + 1, &fields, &[], 0)
             .is_err()
     );
 }
@@ -145,8 +149,8 @@ fn clock_view_resumes_a_paused_clock() {
     let paused = TOURNAMENT.replace("\"pauseAfterLevel\": false", "\"pauseAfterLevel\": true");
     assert_ne!(paused, TOURNAMENT);
     let s = alea_ezhost::Session::new(Some(&paused), options("en-US")).unwrap();
-    let fields = [("blindLevelNumber", false)];
-    let still = s.clock_view(745, 760, &fields, &[]).unwrap();
+    let fields = alea_ezhost::ContentFields::compile(&[("blindLevelNumber", false)]);
+    let still = s.clock_view(745, 760, &fields, &[], 0).unwrap();
     let f = |r: &alea_ezhost::SimulationReport, tick: u64| {
         let f = r.frames.iter().find(|f| f.tick == tick).unwrap();
         (f.texts[0].clone(), f.seconds_left_in_level, f.running)
@@ -155,12 +159,12 @@ fn clock_view_resumes_a_paused_clock() {
     // Level 7 ends at tick 746 and the clock pauses with level 8's full 20 minutes.
     assert_eq!(f(&still, 746), ("8".into(), 1200.0, false));
     assert_eq!(f(&still, 760), ("8".into(), 1200.0, false));
-    let resumed = s.clock_view(745, 760, &fields, &[750]).unwrap();
+    let resumed = s.clock_view(745, 760, &fields, &[750], 0).unwrap();
     assert_eq!(f(&resumed, 750), ("8".into(), 1200.0, false));
     assert_eq!(f(&resumed, 751), ("8".into(), 1199.0, true));
     assert_eq!(f(&resumed, 760), ("8".into(), 1190.0, true));
     // A resume where the clock runs changes nothing.
-    let ignored = s.clock_view(745, 760, &fields, &[745]).unwrap();
+    let ignored = s.clock_view(745, 760, &fields, &[745], 0).unwrap();
     assert_eq!(ignored.frames, still.frames);
 }
 

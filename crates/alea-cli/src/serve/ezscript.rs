@@ -5,7 +5,7 @@
 
 use super::api::{self, budget};
 use alea_core::SourceFile;
-use alea_ezhost::{Kind, Options, Session};
+use alea_ezhost::{ContentFields, Kind, Options, Session};
 use alea_ezscript::{Env, MapHost, Program, Template, Value as EzValue};
 use serde_json::{Value, json};
 
@@ -183,7 +183,7 @@ pub fn clock(input: &Value) -> Value {
     let frames: Vec<Value> = report
         .frames
         .iter()
-        .map(|f| json!({"tick": f.tick, "text": f.text}))
+        .map(|f| json!({"tick": f.tick, "text": f.text()}))
         .collect();
     let content = frames.first().map(|f| f["text"].clone());
     let firings: Vec<Value> = report.firings.iter().map(|f| f.to_json()).collect();
@@ -243,25 +243,22 @@ pub fn clock_view(input: &Value) -> Value {
             budget::EZSCRIPT_VIEW_FIELDS
         ));
     }
-    let mut fields = Vec::new();
-    let mut bad = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let (source, template) = match (api::text(item, "source"), api::opt_bool(item, "template"))
-        {
-            (Ok(s), Ok(t)) => (s, t),
+    let mut sources = Vec::new();
+    for item in items {
+        match (api::text(item, "source"), api::opt_bool(item, "template")) {
+            (Ok(s), Ok(t)) => sources.push((s, t)),
             (Err(e), _) | (_, Err(e)) => return e,
-        };
+        }
+    }
+    // Compiled once: the same compiled fields report their errors here and run at every tick.
+    let fields = ContentFields::compile(&sources);
+    let mut bad = Vec::new();
+    for (i, (diags, &(source, _))) in fields.diagnostics().zip(&sources).enumerate() {
         let file = SourceFile::new(format!("<field {}>", i + 1), source);
-        let diags = if template {
-            Template::compile(source).diagnostics
-        } else {
-            Program::compile(source).err().unwrap_or_default()
-        };
-        for mut e in errors(&file, &diags) {
+        for mut e in errors(&file, diags) {
             e["field"] = json!(i);
             bad.push(e);
         }
-        fields.push((source, template));
     }
     if !bad.is_empty() {
         return json!({"ok": false, "errors": bad});
@@ -271,7 +268,7 @@ pub fn clock_view(input: &Value) -> Value {
         Err(e) => return e,
     };
     let to = elapsed + count - 1;
-    let report = match session.clock_view(elapsed, to, &fields, &resumes) {
+    let report = match session.clock_view(elapsed, to, &fields, &resumes, since) {
         Ok(r) => r,
         Err(e) => return json!({"ok": false, "error": e}),
     };
@@ -284,12 +281,7 @@ pub fn clock_view(input: &Value) -> Value {
                    "running": f.running})
         })
         .collect();
-    let firings: Vec<Value> = report
-        .firings
-        .iter()
-        .filter(|f| f.tick > since)
-        .map(|f| f.to_json())
-        .collect();
+    let firings: Vec<Value> = report.firings.iter().map(|f| f.to_json()).collect();
     let alert_errors = alert_errors_json(&report.errors);
     json!({"ok": true, "locale": session.locale(), "time_zone": session.time_zone(),
            "from": elapsed, "to": to, "frames": frames, "firings": firings,
