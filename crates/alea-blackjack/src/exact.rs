@@ -335,7 +335,7 @@ fn exact_with(spec: &Spec, opts: &ExactOptions, reduce: bool) -> Result<ExactSta
 }
 
 /// The long-run law of the history patterns without names.
-fn uncoloured_long_run(
+pub(crate) fn uncoloured_long_run(
     spec: &Spec,
     opts: &ExactOptions,
     cache: &mut StationaryCache,
@@ -361,7 +361,7 @@ enum Weights<'a> {
 }
 
 /// m·(m−1)·…·(m−j+1).
-fn falling(m: u64, j: u64) -> BigUint {
+pub(crate) fn falling(m: u64, j: u64) -> BigUint {
     (0..j).fold(BigUint::one(), |a, i| {
         a * BigUint::from(m.saturating_sub(i))
     })

@@ -68,7 +68,9 @@ pub use presets::{
     ARCADE_PRESETS, BUILTIN_PRESETS, MAX_FRAMES, NES_POWER_ON, SPEC_PRESETS, UnknownPreset,
     nes_lfsr_step, preset_names, preset_spec,
 };
-pub use preview::{PREVIEW_WORK_BUDGET, PreviewError, PreviewLaw, preview_law};
+pub use preview::{
+    PREVIEW_WORK_BUDGET, PreviewError, PreviewLaw, PreviewStart, preview_law, preview_law_from,
+};
 pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
 pub use sim::{DENSE_BUDGET, GapCounts, SimStats, simulate, simulate_randomizer};
 pub use spec::{Spec, SpecError};

@@ -5,7 +5,8 @@
 //! Polynomial in the number of deals (states × outcomes per deal), unlike enumerating every
 //! sequence ([`crate::prefix_law`]).
 
-use crate::chain::{CardOutcome, Key, concrete_dealer, concrete_key, concrete_outcomes};
+use crate::chain::{CardOutcome, Chain, Edge, Key, concrete_dealer, concrete_key};
+use crate::concrete::card_outcomes;
 use crate::exact::ExactError;
 use crate::randomizer::Dealer;
 use crate::spec::Spec;
@@ -18,7 +19,10 @@ use std::fmt;
 pub struct PreviewLaw {
     /// Piece names, in `pieces()` order.
     pub pieces: Vec<String>,
-    /// The pieces shown: the first deals of the game.
+    /// Where the law starts: the shown pieces are the game's first deals, or the next deals
+    /// far into a game.
+    pub start: PreviewStart,
+    /// The pieces shown.
     pub shown: Vec<String>,
     /// P(the game starts with the shown pieces).
     pub probability_shown: Ratio,
@@ -78,8 +82,19 @@ fn outcomes(spec: &Spec, key: &Key, first: bool) -> Vec<CardOutcome> {
                 })
                 .collect()
         }
-        _ => concrete_outcomes(spec, key),
+        _ => card_outcomes(spec, key),
     }
+}
+
+/// Where a preview law starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PreviewStart {
+    /// At the start of a game: the shown pieces are the first deals (`first F` included).
+    #[default]
+    Game,
+    /// Far into a game: the dealer's state is drawn from its long-run law, and the shown
+    /// pieces are the next deals.
+    LongRun,
 }
 
 /// P(deal n + j + 1 = each piece | the first n deals are `shown`), j < `ahead`, exact.
@@ -90,6 +105,147 @@ pub fn preview_law(
     shown: &[&str],
     ahead: usize,
     max_states: usize,
+) -> Result<PreviewLaw, PreviewError> {
+    preview_law_from(spec, shown, ahead, max_states, PreviewStart::Game)
+}
+
+/// One representative of every history with the same cards' newest occurrences: each slot
+/// that is not its card's newest occurrence is given the newest slot's card. A history rule
+/// reads only the set of distinct cards, and an evicted slot leaves that set exactly when it
+/// is its card's newest occurrence, so such histories deal alike forever (the lumping of
+/// `chain::history_key`, with the cards' names kept); merging them keeps the forward law
+/// small, and it makes the long-run law a function of the unnamed pattern.
+fn representative(spec: &Spec, key: Key) -> Key {
+    if !matches!(spec.core, crate::spec::Core::History { .. }) {
+        return key;
+    }
+    let Some(&last) = key.last() else {
+        return key;
+    };
+    let mut seen = vec![false; spec.cards.len()];
+    let mut out = key;
+    for slot in out.iter_mut().rev() {
+        if std::mem::replace(&mut seen[*slot as usize], true) {
+            *slot = last;
+        }
+    }
+    out
+}
+
+/// The dealer's card-level chain from its start (every card outcome, by [`card_outcomes`]).
+fn card_chain(spec: &Spec, max_states: usize) -> Result<Chain, ExactError> {
+    let mut index: HashMap<(Key, bool), usize> = HashMap::new();
+    let mut keys: Vec<(Key, bool)> = Vec::new();
+    let mut edges: Vec<Vec<Edge>> = Vec::new();
+    let initial = (concrete_key(&Dealer::initial(spec)), spec.first.is_some());
+    index.insert(initial.clone(), 0);
+    keys.push(initial);
+    let mut i = 0;
+    while i < keys.len() {
+        let (key, first) = keys[i].clone();
+        let mut list: Vec<Edge> = Vec::new();
+        for o in outcomes(spec, &key, first) {
+            let next = (representative(spec, o.next), false);
+            let to = match index.get(&next) {
+                Some(&t) => t,
+                None => {
+                    if keys.len() >= max_states {
+                        return Err(ExactError::TooManyStates {
+                            limit: max_states,
+                            needed: None,
+                        });
+                    }
+                    index.insert(next.clone(), keys.len());
+                    keys.push(next);
+                    keys.len() - 1
+                }
+            };
+            match list.iter_mut().find(|e| e.to == to) {
+                Some(e) => e.prob = &e.prob + &o.prob,
+                None => list.push(Edge {
+                    prob: o.prob,
+                    is_x: false,
+                    from_history: false,
+                    to,
+                }),
+            }
+        }
+        edges.push(list);
+        i += 1;
+    }
+    // The key marks whether `first` is still to come (only the initial state).
+    let keys = keys
+        .into_iter()
+        .map(|(k, first)| k.into_iter().chain([u32::from(first)]).collect())
+        .collect();
+    Ok(Chain {
+        keys,
+        edges,
+        start: vec![(0, Ratio::one())],
+    })
+}
+
+/// The long-run law over the dealer's card-level states (histories by [`representative`]). A
+/// history whose law forgets its start (`exact::symmetric_history`) takes it from the pattern
+/// chain without names: given a pattern with b distinct cards, those cards are a uniformly
+/// random arrangement of the list's, so a representative has its pattern's weight over
+/// n·(n−1)·…·(n−b+1). Other rules solve their card-level chain (bags and sequences by
+/// regeneration).
+fn long_run_law(spec: &Spec, max_states: usize) -> Result<StateLaw, ExactError> {
+    let chain = card_chain(spec, max_states)?;
+    let strip = |k: &Key| -> (Key, bool) { (k[..k.len() - 1].to_vec(), k[k.len() - 1] == 1) };
+    let mut law = StateLaw::new();
+    let opts = crate::exact::ExactOptions {
+        max_states,
+        ..Default::default()
+    };
+    let mut cache = crate::exact::StationaryCache::new();
+    if crate::exact::symmetric_history(spec) {
+        let patterns = crate::exact::uncoloured_long_run(spec, &opts, &mut cache)?;
+        let n = spec.cards.len() as u64;
+        for k in &chain.keys {
+            let (cards, first) = strip(k);
+            if first {
+                // Before `first` is dealt: only the start, never in the long run.
+                continue;
+            }
+            let history: std::collections::VecDeque<u16> =
+                cards.iter().map(|&c| c as u16).collect();
+            let pattern = crate::chain::history_key(spec, None, &history);
+            let Some(p) = patterns.get(&pattern) else {
+                continue;
+            };
+            let b = pattern.iter().filter(|&&t| t != 0).count() as u64;
+            add(
+                &mut law,
+                (cards, first),
+                p / &Ratio::new(crate::exact::falling(n, b), 1u8.into()),
+            );
+        }
+        if crate::chain::sum(law.values()) == Ratio::one() {
+            return Ok(law);
+        }
+        law.clear();
+    }
+    let weight = crate::exact::long_run(&chain, &mut cache, opts.max_solve)
+        .map_err(crate::exact::chain_error)?;
+    for (k, w) in chain.keys.iter().zip(weight) {
+        if !w.is_zero() {
+            add(&mut law, strip(k), w);
+        }
+    }
+    Ok(law)
+}
+
+/// [`preview_law`] from the game's start or from the long run ([`PreviewStart`]): with
+/// `LongRun`, P(the next deals after the shown ones | the shown ones are the next deals) at a
+/// moment far into the game.
+pub fn preview_law_from(
+    spec: &Spec,
+    shown: &[&str],
+    ahead: usize,
+    max_states: usize,
+    from: PreviewStart,
 ) -> Result<PreviewLaw, PreviewError> {
     let names: Vec<String> = spec.pieces().iter().map(|p| p.to_string()).collect();
     let shown_idx: Vec<u16> = shown
@@ -102,11 +258,13 @@ pub fn preview_law(
                 .ok_or_else(|| PreviewError::UnknownPiece(s.to_string()))
         })
         .collect::<Result<_, _>>()?;
-    let mut law: StateLaw = HashMap::new();
-    law.insert(
-        (concrete_key(&Dealer::initial(spec)), spec.first.is_some()),
-        Ratio::one(),
-    );
+    let mut law: StateLaw = match from {
+        PreviewStart::Game => HashMap::from([(
+            (concrete_key(&Dealer::initial(spec)), spec.first.is_some()),
+            Ratio::one(),
+        )]),
+        PreviewStart::LongRun => long_run_law(spec, max_states).map_err(PreviewError::Exact)?,
+    };
     let too_many = || {
         PreviewError::Exact(ExactError::TooManyStates {
             limit: max_states,
@@ -135,7 +293,7 @@ pub fn preview_law(
                     let q = p * &o.prob;
                     by_name[name as usize] = &by_name[name as usize] + &q;
                     if keep.is_none_or(|k| k == name) {
-                        add(&mut next, (o.next, false), q);
+                        add(&mut next, (representative(spec, o.next), false), q);
                     }
                 }
                 if next.len() > max_states {
@@ -158,6 +316,7 @@ pub fn preview_law(
     }
     Ok(PreviewLaw {
         pieces: names,
+        start: from,
         shown: shown.iter().map(|s| s.to_string()).collect(),
         probability_shown,
         next,

@@ -139,7 +139,7 @@ impl Dealer {
         d
     }
 
-    fn push_history(&mut self, card: u16, len: usize) {
+    pub(crate) fn push_history(&mut self, card: u16, len: usize) {
         if let Dealer::History {
             history,
             count,

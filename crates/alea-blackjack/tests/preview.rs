@@ -121,11 +121,138 @@ fn refusals() {
     );
     let e = preview_law(&spec("bag of A,B,C,D,E,F,G,H,I,J,K,L"), &[], 6, 100).unwrap_err();
     assert!(matches!(e, PreviewError::Exact(ref x) if x.code() == "X01"));
-    // Many history states times every roll sequence: refused by the work budget, not run
-    // for minutes.
-    let e = preview_law(&spec("tgm2"), &["I", "J", "L", "T"], 10, 100_000).unwrap_err();
-    assert!(matches!(e, PreviewError::Exact(ref x) if x.code() == "X03"));
+    // Many history states times every outcome: refused by the work budget, not run for
+    // minutes.
+    let e = preview_law(
+        &spec("A,B,C,D,E,F,G,H,I,J with 5 history 2 rolls"),
+        &[],
+        12,
+        1_000_000,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, PreviewError::Exact(ref x) if x.code() == "X03"),
+        "{e}"
+    );
     // An impossible preview has probability zero and no law.
     let l = law("7bag", &["I", "I"], 1);
     assert!(l.probability_shown.is_zero() && l.next.is_empty());
+}
+
+/// TGM2 shown I,J,L,T, ten deals ahead (refused by the work budget while the rolls were
+/// enumerated; the roll formula makes it one outcome per card). The history is then exactly
+/// {I,J,L,T}: each of them 4^5/7^6, each other piece (7^6 − 4^6)/(3·7^6). Every row is a law.
+#[test]
+fn tgm2_ten_ahead() {
+    let l = law("tgm2", &["I", "J", "L", "T"], 10);
+    assert_eq!(l.next.len(), 10);
+    for (k, name) in l.pieces.iter().enumerate() {
+        let want = if ["I", "J", "L", "T"].contains(&name.as_str()) {
+            r(1024, 117_649)
+        } else {
+            r(37_851, 117_649)
+        };
+        assert_eq!(l.next[0][k], want, "{name}");
+    }
+    for row in &l.next {
+        assert_eq!(row.iter().fold(Ratio::zero(), |a, b| &a + b), Ratio::one());
+    }
+    // The two-ahead law is the same two rows.
+    assert_eq!(law("tgm2", &["I", "J", "L", "T"], 2).next[..], l.next[..2]);
+}
+
+fn long_run(s: &str, shown: &[&str], ahead: usize) -> alea_blackjack::PreviewLaw {
+    alea_blackjack::preview_law_from(
+        &spec(s),
+        shown,
+        ahead,
+        100_000,
+        alea_blackjack::PreviewStart::LongRun,
+    )
+    .unwrap()
+}
+
+const LONG_RUN_SPECS: &[&str] = &[
+    "7bag",
+    "14bag",
+    "memoryless",
+    "tgm1",
+    "tgm2",
+    "tgm-ace",
+    "I,I,J,L",
+    "3 bag of I,J,L,O",
+    "sequence of I,J,L first L",
+    "I,J,L,O with 2 history 2 rolls starting with O,O first I,J",
+    "I,J,L,O,S,T,Z with 4 history",
+    "I,J,L with 2 history",
+];
+
+/// Far into a game the next deal follows the long-run frequencies, and the deal after a shown
+/// X is X again with P(gap = 0) = 1 − P(gap ≥ 1) of the drought table.
+#[test]
+fn long_run_preview_matches_the_chain() {
+    for s in LONG_RUN_SPECS {
+        let sp = spec(s);
+        let e = alea_blackjack::exact(&sp, &alea_blackjack::ExactOptions::default()).unwrap();
+        let l = long_run(s, &[], 1);
+        assert_eq!(l.probability_shown, Ratio::one(), "{s}");
+        assert_eq!(l.next[0], e.frequency, "{s}");
+        let t = alea_blackjack::exact_tables(
+            &alea_blackjack::Source::Spec(sp.clone()),
+            &alea_blackjack::ExactTableOptions::default(),
+        )
+        .unwrap();
+        for (x, p) in t.pieces.iter().enumerate() {
+            if e.frequency[x].is_zero() {
+                continue;
+            }
+            let after = long_run(s, &[&p.piece], 1);
+            assert_eq!(after.probability_shown, e.frequency[x], "{s}");
+            assert_eq!(
+                after.next[0][x],
+                &Ratio::one() - &p.drought[1],
+                "{s} {}",
+                p.piece
+            );
+        }
+    }
+}
+
+/// A 7-bag far into a game, I shown: I again only across a bag boundary (1/49), each other
+/// piece 8/49; the early-game law differs (the first I is the first card of a bag).
+#[test]
+fn long_run_seven_bag_by_hand() {
+    let l = long_run("7bag", &["I"], 1);
+    assert_eq!(l.next[0][0], r(1, 49));
+    assert!(l.next[0][1..].iter().all(|p| *p == r(8, 49)));
+    assert_eq!(law("7bag", &["I"], 1).next[0][0], Ratio::zero());
+}
+
+/// Monte Carlo: one long TGM2 game, every T followed by the next two deals.
+#[test]
+fn long_run_monte_carlo() {
+    let sp = spec("tgm2");
+    let l = long_run("tgm2", &["T"], 2);
+    let t = sp.pieces().iter().position(|p| &**p == "T").unwrap() as u16;
+    let mut d = Randomizer::new(&sp, 7);
+    let deals: Vec<u16> = (0..400_000).map(|_| d.deal().0).collect();
+    for ahead in 0..2 {
+        let mut counts = [0u64; 7];
+        let mut n = 0u64;
+        for w in deals[1000..].windows(3) {
+            if w[0] == t {
+                n += 1;
+                counts[w[1 + ahead] as usize] += 1;
+            }
+        }
+        for (k, c) in counts.iter().enumerate() {
+            let p = l.next[ahead][k].to_f64();
+            let seen = *c as f64 / n as f64;
+            let sd = (p * (1.0 - p) / n as f64).sqrt();
+            assert!(
+                (p - seen).abs() <= 5.0 * sd + 1e-12,
+                "{ahead} {k}: {p} vs {seen}"
+            );
+        }
+    }
 }

@@ -251,3 +251,24 @@ fn many_rolls_report_and_refusal() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["frequency"]["T"], "1/7");
 }
+
+/// `--preview --long-run`: far into a game a 7-bag deals I after I with 1/49 (across a bag
+/// boundary), at the game's start never; `--long-run` needs `--preview`.
+#[test]
+fn preview_long_run() {
+    let o = bj(&["7bag", "--preview", "I", "--long-run", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["start"], "long-run");
+    assert_eq!(v["probability_shown"], "1/7");
+    assert_eq!(v["next"][0]["law"]["I"], "1/49");
+    assert_eq!(v["next"][0]["law"]["Z"], "8/49");
+    let o = bj(&["7bag", "--preview", "I", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["start"], "game");
+    assert_eq!(v["next"][0]["law"]["I"], "0");
+    assert_eq!(
+        bj(&["7bag", "--early", "2", "--long-run"]).status.code(),
+        Some(2)
+    );
+}

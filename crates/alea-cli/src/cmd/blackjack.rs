@@ -87,6 +87,10 @@ pub struct Args {
     /// Exact law of each of the first N deals (specs only).
     #[arg(long, value_name = "N", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables", "gap_at_least", "preview"])]
     pub early: Option<usize>,
+    /// With --preview: the shown pieces are the next deals far into a game (the dealer's
+    /// long-run law) rather than the game's first deals.
+    #[arg(long = "long-run")]
+    pub long_run: bool,
     /// With --preview: how many deals after the shown pieces (default 1).
     #[arg(long, value_name = "M", default_value_t = 1)]
     pub ahead: usize,
@@ -317,6 +321,15 @@ fn arcade_dealer(args: &Args, targets: &[Source]) -> Result<Randomizer, Failure>
 }
 
 fn run_inner(args: Args) -> Result<(), Failure> {
+    if args.long_run && args.preview.is_none() {
+        // Checked here: clap's `requires` lets it pass next to --early, which conflicts
+        // with --preview.
+        return Err(plain_failure(
+            EXIT_USAGE,
+            None,
+            "--long-run goes with --preview (the next pieces shown far into a game)".into(),
+        ));
+    }
     let targets = targets(&args)?;
     if args.rng == RngKind::Arcade {
         let dealer = arcade_dealer(&args, &targets)?;

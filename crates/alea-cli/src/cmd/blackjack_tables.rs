@@ -278,9 +278,13 @@ pub(super) fn preview(
             })
             .collect();
         let shown: Vec<String> = l.shown.iter().map(|s| json_str(s)).collect();
+        let start = match l.start {
+            alea_blackjack::PreviewStart::Game => "game",
+            alea_blackjack::PreviewStart::LongRun => "long-run",
+        };
         return writeln!(
             out,
-            "{{\"spec\": {}, \"shown\": [{}], \"probability_shown\": \"{}\", \"next\": [{}]}}",
+            "{{\"spec\": {}, \"start\": \"{start}\", \"shown\": [{}], \"probability_shown\": \"{}\", \"next\": [{}]}}",
             json_str(label),
             shown.join(","),
             l.probability_shown.to_plain_string(),
@@ -288,8 +292,17 @@ pub(super) fn preview(
         );
     }
     writeln!(out, "spec: {label}")?;
+    let long_run = l.start == alea_blackjack::PreviewStart::LongRun;
     if l.shown.is_empty() {
         writeln!(out, "early game, exact: P(deal t is the piece)")?;
+    } else if long_run {
+        writeln!(
+            out,
+            "far into a game, next shown: {} (probability {}), exact: P(deal t after them is \
+             the piece | shown), t counted from the first shown",
+            l.shown.join(","),
+            l.probability_shown.to_plain_string()
+        )?;
     } else {
         writeln!(
             out,
@@ -366,15 +379,18 @@ pub(super) fn run(
             .filter(|s| !s.is_empty())
             .collect();
         let ahead = args.early.unwrap_or(args.ahead);
-        let l =
-            alea_blackjack::preview_law(spec, &shown, ahead, args.max_states).map_err(
-                |e| match e {
-                    alea_blackjack::PreviewError::UnknownPiece(_) => {
-                        plain_failure(EXIT_USAGE, None, format!("--preview: {e}"))
-                    }
-                    alea_blackjack::PreviewError::Exact(e) => exact_failure(&e),
-                },
-            )?;
+        let from = if args.long_run {
+            alea_blackjack::PreviewStart::LongRun
+        } else {
+            alea_blackjack::PreviewStart::Game
+        };
+        let l = alea_blackjack::preview_law_from(spec, &shown, ahead, args.max_states, from)
+            .map_err(|e| match e {
+                alea_blackjack::PreviewError::UnknownPiece(_) => {
+                    plain_failure(EXIT_USAGE, None, format!("--preview: {e}"))
+                }
+                alea_blackjack::PreviewError::Exact(e) => exact_failure(&e),
+            })?;
         let r = preview(out, &target.label(), &l, args.json);
         return finish(r, out);
     }
