@@ -21,8 +21,9 @@
 //!
 //! Sandbox: a run takes deterministic steps (default [`DEFAULT_FUEL`]), user calls nest at
 //! most 500 deep (frames on the evaluator's own stack, not native recursion; callbacks of list
-//! methods nest at most [`SizeLimits::callbacks`] native runs; a clear error either way), texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most
-//! 128 deep and sources are at most 64 KiB. Scripts cannot reach files, the network or the
+//! methods nest at most [`SizeLimits::callbacks`] native runs; a clear error either way),
+//! texts, lists and objects are capped ([`SizeLimits`]), the parser nests at most 128 deep
+//! and sources are at most 64 KiB. Scripts cannot reach files, the network or the
 //! clock (only the host's `now()`).
 //!
 //! Everything fits a default 2 MiB thread, so run on any thread, no big stack needed: calls

@@ -77,7 +77,7 @@ fn system_now() -> f64 {
         .map_or(0.0, |d| d.as_millis() as f64)
 }
 
-/// What one evaluation produced, ready to print (computed on the big-stack thread).
+/// What one evaluation produced, ready to print.
 struct Report {
     ok: bool,
     text: String,

@@ -1,7 +1,7 @@
 //! EZScript endpoints: check, run (script or template), the clock preview and the clock view.
 //!
-//! Runs use the server's smaller step budget ([`budget::EZSCRIPT_FUEL`]) on the computation
-//! thread's big stack (the interpreter recurses on the native stack, bounded by its limits).
+//! Runs use the server's smaller step budget ([`budget::EZSCRIPT_FUEL`]) on a computation
+//! thread (EZScript needs no more stack than a default 2 MiB thread has).
 
 use super::api::{self, budget};
 use alea_core::SourceFile;
