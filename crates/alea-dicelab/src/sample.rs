@@ -110,20 +110,27 @@ impl Sampler {
 
     /// One roll in eval mode: `None` for `()`, else the single value; a longer list is
     /// `result is not a single value (list of K values)` at the statement's start.
+    /// Inlined into eval's loop over the rolls, where the per-roll setup is most of the work
+    /// for the smallest statements.
+    #[inline(always)]
     pub(crate) fn roll_single(&mut self, rng: &mut Rng) -> Result<Option<i32>, RollError> {
         let start = rng.clone();
         match self.single::<false>(rng) {
             Ok(v) => Ok(v),
             Err(Stop::Error(d)) => Err(d),
-            Err(Stop::Retry) => {
-                *rng = start;
-                let span = self.span;
-                self.single::<true>(rng).map_err(|s| finish(s, span))
-            }
+            Err(Stop::Retry) => self.single_precise(rng, start),
         }
     }
 
-    #[inline]
+    #[cold]
+    #[inline(never)]
+    fn single_precise(&mut self, rng: &mut Rng, start: Rng) -> Result<Option<i32>, RollError> {
+        *rng = start;
+        let span = self.span;
+        self.single::<true>(rng).map_err(|s| finish(s, span))
+    }
+
+    #[inline(always)]
     fn single<const P: bool>(&mut self, rng: &mut Rng) -> R<Option<i32>> {
         let Sampler {
             root,

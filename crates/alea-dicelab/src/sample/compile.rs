@@ -206,6 +206,17 @@ impl Compiler {
                 return (node, cx + cn);
             }
             let (list, cl) = self.list(list);
+            if let L::Scalar(s, _) = list {
+                let node = S::AggCmpOne {
+                    op,
+                    sel: *selector,
+                    drop: *drop,
+                    x: Box::new(x),
+                    s: Box::new(s),
+                    span,
+                };
+                return (node, cx + cl);
+            }
             let node = S::AggCmp {
                 op,
                 sel: *selector,

@@ -39,10 +39,20 @@ pub(crate) struct Cx<'a> {
 impl Cx<'_> {
     /// Charges `n` steps that happen at this moment in both modes (a die loop's `2n`, a
     /// range's `n/16`), reported at `span`.
-    #[inline]
+    #[inline(always)]
     pub fn add<const P: bool>(&mut self, n: u64, span: Span) -> R<()> {
         let before = self.steps;
         self.steps = self.steps.saturating_add(n);
+        // One test on the hot path: past the limit, or across a multiple of POLL_STEPS.
+        if self.steps > MAX_STEPS || (before ^ self.steps) >= alea_core::POLL_STEPS {
+            return self.add_slow::<P>(before, span);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_slow<const P: bool>(&mut self, before: u64, span: Span) -> R<()> {
         if self.steps > MAX_STEPS {
             return Err(if P {
                 error(
@@ -141,26 +151,92 @@ pub(crate) fn fold(op: Aggregate, items: &[i32]) -> i32 {
     }
 }
 
-#[inline]
+/// `op` over the members of `items` that pass `keep`, without branches on the members (a
+/// passing member adds itself, a failing one the identity), so short lists fold in a few
+/// instructions a member.
+#[inline(always)]
 fn fold_by(op: Aggregate, items: &[i32], keep: impl Fn(i32) -> bool) -> i32 {
-    let kept = items.iter().copied().filter(|&m| keep(m));
     match op {
-        Aggregate::Sum => kept.fold(0i32, |s, x| s.wrapping_add(x)),
-        Aggregate::Prod => kept.fold(1i32, |s, x| s.wrapping_mul(x)),
-        Aggregate::Count => kept.count() as i32,
+        Aggregate::Sum => items
+            .iter()
+            .fold(0i32, |s, &m| s.wrapping_add(if keep(m) { m } else { 0 })),
+        Aggregate::Prod => items
+            .iter()
+            .fold(1i32, |s, &m| s.wrapping_mul(if keep(m) { m } else { 1 })),
+        Aggregate::Count => items.iter().fold(0i32, |s, &m| s + i32::from(keep(m))),
     }
 }
 
 /// `op (SEL x items)` for a comparison selector, without building the filtered list.
+#[inline]
 pub(crate) fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> i32 {
-    match sel {
-        Selector::Eq => fold_by(op, items, |m| (m == x) != drop),
-        Selector::Ne => fold_by(op, items, |m| (m != x) != drop),
-        Selector::Lt => fold_by(op, items, |m| (m < x) != drop),
-        Selector::Gt => fold_by(op, items, |m| (m > x) != drop),
-        Selector::Le => fold_by(op, items, |m| (m <= x) != drop),
-        _ => fold_by(op, items, |m| (m >= x) != drop),
+    // One loop per selector and `drop`, so the comparison is not decided per member.
+    match (sel, drop) {
+        (Selector::Eq, false) | (Selector::Ne, true) => fold_by(op, items, |m| m == x),
+        (Selector::Ne, false) | (Selector::Eq, true) => fold_by(op, items, |m| m != x),
+        (Selector::Lt, false) | (Selector::Ge, true) => fold_by(op, items, |m| m < x),
+        (Selector::Gt, false) | (Selector::Le, true) => fold_by(op, items, |m| m > x),
+        (Selector::Le, false) | (Selector::Gt, true) => fold_by(op, items, |m| m <= x),
+        (Selector::Ge, false) | (Selector::Lt, true) => fold_by(op, items, |m| m >= x),
+        // Not a comparison: nothing passes (the compiler never builds this).
+        _ => fold_by(op, items, |_| false),
     }
+}
+
+/// `op` over `n` fresh `dk` that pass `keep`: the draws of `n#dk`, without the list.
+#[inline(always)]
+fn fold_dice_by(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i32) -> bool) -> i32 {
+    let mut draw = || (1 + rng.below(k)) as i32;
+    match op {
+        Aggregate::Sum => (0..n).fold(0i32, |s, _| {
+            let m = draw();
+            s.wrapping_add(if keep(m) { m } else { 0 })
+        }),
+        Aggregate::Prod => (0..n).fold(1i32, |s, _| {
+            let m = draw();
+            s.wrapping_mul(if keep(m) { m } else { 1 })
+        }),
+        Aggregate::Count => (0..n).fold(0i32, |s, _| s + i32::from(keep(draw()))),
+    }
+}
+
+/// `op (SEL x n#dk)` (or `op n#dk` without `cmp`): the draws of `n#dk`, without the list.
+pub(crate) fn fold_dice(
+    rng: &mut Rng,
+    op: Aggregate,
+    cmp: Option<(Selector, bool, i32)>,
+    n: usize,
+    k: u64,
+) -> i32 {
+    // A local copy keeps the generator's state in registers across the loop.
+    let mut local = rng.clone();
+    let r = &mut local;
+    let v = match cmp {
+        None => fold_dice_by(r, op, n, k, |_| true),
+        Some((sel, drop, x)) => match (sel, drop) {
+            (Selector::Eq, false) | (Selector::Ne, true) => fold_dice_by(r, op, n, k, |m| m == x),
+            (Selector::Ne, false) | (Selector::Eq, true) => fold_dice_by(r, op, n, k, |m| m != x),
+            (Selector::Lt, false) | (Selector::Ge, true) => fold_dice_by(r, op, n, k, |m| m < x),
+            (Selector::Gt, false) | (Selector::Le, true) => fold_dice_by(r, op, n, k, |m| m > x),
+            (Selector::Le, false) | (Selector::Gt, true) => fold_dice_by(r, op, n, k, |m| m <= x),
+            (Selector::Ge, false) | (Selector::Lt, true) => fold_dice_by(r, op, n, k, |m| m >= x),
+            _ => fold_dice_by(r, op, n, k, |_| false),
+        },
+    };
+    *rng = local;
+    v
+}
+
+/// Appends `n` fresh `dk` to `out`.
+#[inline]
+pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+    let mut local = rng.clone();
+    let start = out.len();
+    out.resize(start + n, 0);
+    for slot in &mut out[start..] {
+        *slot = (1 + local.below(k)) as i32;
+    }
+    *rng = local;
 }
 
 /// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so

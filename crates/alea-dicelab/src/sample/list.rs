@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len, check_len_ahead, compact_cmp, fold_cmp, select};
+use super::cx::{Cx, R, check_len, check_len_ahead, compact_cmp, fold_cmp, push_dice, select};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
@@ -39,12 +39,7 @@ impl L {
                 let n = n.eval::<P>(cx)?.max(0) as usize;
                 check_len(out.len().saturating_add(n), *span)?;
                 cx.add::<P>(2 * n as u64, *span)?;
-                out.reserve(n);
-                // A local copy keeps the generator's state in registers across the loop.
-                let mut rng = cx.rng.clone();
-                let k = *k;
-                out.extend((0..n).map(|_| (1 + rng.below(k)) as i32));
-                *cx.rng = rng;
+                push_dice(cx.rng, out, n, *k);
                 Ok(())
             }
             L::Repeat { n, body, per, span } => {

@@ -87,6 +87,15 @@ pub(crate) enum S {
         buf: Vec<i32>,
         span: Span,
     },
+    /// `count >10 s` on a single value `s`: 1 or 0 (`sum`: `s` or 0, `prod`: `s` or 1).
+    AggCmpOne {
+        op: Aggregate,
+        sel: Selector,
+        drop: bool,
+        x: Box<S>,
+        s: Box<S>,
+        span: Span,
+    },
     AggCmpVar {
         op: Aggregate,
         sel: Selector,

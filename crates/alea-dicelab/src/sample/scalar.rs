@@ -1,8 +1,8 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, select};
+use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_dice, select};
 use super::node::{L, Need, S};
-use crate::ast::{Aggregate, BinOp, Selector};
+use crate::ast::BinOp;
 use crate::ops;
 
 /// The "needs a single value" error of a list of `len` members.
@@ -25,6 +25,10 @@ impl S {
                 cx.own::<P>(1, *k_span)?;
                 Ok(cx.die(*k))
             }
+            S::Var { slot, span, .. } if !P => match cx.env[*slot][..] {
+                [v] => Ok(v),
+                _ => self.eval_node::<P>(cx),
+            },
             _ => self.eval_node::<P>(cx),
         }
     }
@@ -119,7 +123,7 @@ impl S {
                 let n = n.eval::<P>(cx)?.max(0) as usize;
                 super::cx::check_len(n, *repeat_span)?;
                 cx.add::<P>(2 * n as u64, *repeat_span)?;
-                Ok(fold_dice(cx, *op, cmp, n, *k))
+                Ok(fold_dice(cx.rng, *op, cmp, n, *k))
             }
             S::AggCmp {
                 op,
@@ -135,6 +139,19 @@ impl S {
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
                 Ok(fold_cmp(*op, *sel, *drop, x, buf))
+            }
+            S::AggCmpOne {
+                op,
+                sel,
+                drop,
+                x,
+                s,
+                span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let x = x.eval::<P>(cx)?;
+                let v = s.eval::<P>(cx)?;
+                Ok(fold_cmp(*op, *sel, *drop, x, &[v]))
             }
             S::AggCmpVar {
                 op,
@@ -218,50 +235,4 @@ impl S {
             }
         }
     }
-}
-
-/// `op` over `n` fresh `dk`, keeping those that pass `cmp` (a comparison selector, `drop`,
-/// and its value): the draws of `n#dk`, without the list.
-#[inline]
-fn fold_dice(
-    cx: &mut Cx,
-    op: Aggregate,
-    cmp: Option<(Selector, bool, i32)>,
-    n: usize,
-    k: u64,
-) -> i32 {
-    // A local copy keeps the generator's state in registers across the loop.
-    let mut rng = cx.rng.clone();
-    let mut draw = || (1 + rng.below(k)) as i32;
-    let v = match cmp {
-        None => match op {
-            Aggregate::Sum => (0..n).fold(0i32, |s, _| s.wrapping_add(draw())),
-            Aggregate::Prod => (0..n).fold(1i32, |s, _| s.wrapping_mul(draw())),
-            Aggregate::Count => {
-                for _ in 0..n {
-                    draw();
-                }
-                n as i32
-            }
-        },
-        Some((sel, drop, x)) => {
-            let mut acc: i32 = match op {
-                Aggregate::Prod => 1,
-                _ => 0,
-            };
-            for _ in 0..n {
-                let m = draw();
-                if sel.compare(m, x) != drop {
-                    acc = match op {
-                        Aggregate::Sum => acc.wrapping_add(m),
-                        Aggregate::Prod => acc.wrapping_mul(m),
-                        Aggregate::Count => acc + 1,
-                    };
-                }
-            }
-            acc
-        }
-    };
-    *cx.rng = rng;
-    v
 }

@@ -120,6 +120,11 @@ fn tricky_programs_agree() {
         "-(sum (d3..d6))",
         "sum(foreach v in 3#d6 do -v)",
         "count ==d6 d6",
+        // Folds over n#dK without a list, and comparisons on one value.
+        "count >3 (d6-3)#d6, prod (<3 4#d4), sum (drop != 2 3#d3), count (drop >= 4 5#d6)",
+        "sum (0-2)#d6, prod 0#d6, count >(1/0) 3#d6, sum (d0)#d6",
+        "count >10 sum keep high 2 3#d6, sum (<= 3 d6), prod (drop == 2 d3), count (> 1 (1/0))",
+        "let x = d6 in count == x 4#d6",
     ];
     for p in programs {
         agree(p, 5, 200);
