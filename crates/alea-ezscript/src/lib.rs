@@ -27,8 +27,9 @@
 //! clock (only the host's `now()`).
 //!
 //! Everything fits a default 2 MiB thread, so run on any thread, no big stack needed: calls
-//! stop at the limits above, the parser's nesting limit bounds the compiler and the evaluator
-//! (the deepest accepted sources run within 256 KiB, `tests/deep.rs`), and values nested as
+//! stop at the limits above, the parser's nesting limit bounds the compiler (the deepest
+//! accepted sources compile within about 200 KiB and run within 16 KiB, `tests/deep.rs`,
+//! docs/performance/ezscript.md), and values nested as
 //! deep as the budgets allow (a loop can nest lists 100,000 deep) are dropped, displayed and
 //! compared through heap worklists, not native recursion. JSON renderings nest at most
 //! [`MAX_JSON_DEPTH`] levels (what serde_json reads back); deeper values give `"<too deep>"`.
