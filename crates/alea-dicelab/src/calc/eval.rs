@@ -43,8 +43,9 @@ pub(crate) struct Calc<'a> {
     pub env: Vec<Val>,
     /// Nodes without randomness (see `concrete.rs`).
     pub deterministic: std::collections::HashSet<usize>,
-    /// Distributions computed elsewhere for these nodes (by node key), see `faces.rs`.
-    pub overrides: HashMap<usize, Dist<Val>>,
+    /// Values fixed elsewhere for these nodes (by node key) while a body is evaluated, see
+    /// `faces.rs`; read by both `eval` and `concrete`.
+    pub overrides: HashMap<usize, Val>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
 }
@@ -118,8 +119,8 @@ impl Calc<'_> {
     pub(crate) fn eval(&mut self, e: &Expr, ordered: bool) -> R<Repr> {
         use ExprKind::*;
         let name = construct_name(e);
-        if let Some(d) = self.overrides.get(&node_key(e)) {
-            return Ok(Repr::Dist(d.clone()));
+        if let Some(v) = self.overrides.get(&node_key(e)) {
+            return Ok(Repr::Dist(Dist::certain(v.clone())));
         }
         if self.deterministic.contains(&node_key(e)) {
             let mut cut = false;
@@ -302,16 +303,19 @@ impl Calc<'_> {
                     .unwrap_or(true);
                 let faces = self.faces.get(&(node_key(e), ordered)).cloned();
                 let v = match faces {
-                    Some(f) if !value_ordered => match self.eval(value, false)? {
-                        // x seen only through `==y x` in one foreach: counts per face.
-                        Repr::Pool(p) if p.is_plain() => match f.evaluate(self, &p)? {
-                            Some(d) => return self.with_override(&f, d, body, ordered),
+                    // x read only through `==y x` (order-free, so x may be a multiset) in
+                    // targets of its counts per face, planned before evaluation.
+                    Some(f) => match self.eval(value, false)? {
+                        Repr::Pool(p) => match f.evaluate(self, &p)? {
+                            Some(joint) => {
+                                let d = f.mix_body(self, &joint, e, body, ordered)?;
+                                return Ok(Repr::Dist(d));
+                            }
                             None => self.materialize(&p, value)?,
                         },
-                        Repr::Pool(p) => self.materialize(&p, value)?,
                         Repr::Dist(d) => d,
                     },
-                    _ => self.dist(value, value_ordered)?,
+                    None => self.dist(value, value_ordered)?,
                 };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
@@ -356,33 +360,6 @@ impl Calc<'_> {
             .check_size(size(&d), "distribution")
             .map_err(limit(e.span, name))?;
         Ok(Repr::Dist(d))
-    }
-
-    /// Evaluates a `let` body whose node `f.target` has the distribution `d` (`faces.rs`): the
-    /// nodes above it are evaluated as distributions, and `x` (read nowhere else) is bound to
-    /// a placeholder so the slots of inner bindings stay in place.
-    fn with_override(
-        &mut self,
-        f: &faces::FaceCounts<'_>,
-        d: Dist<Val>,
-        body: &Expr,
-        ordered: bool,
-    ) -> R<Repr> {
-        let key = node_key(f.target);
-        let hidden: Vec<usize> = f
-            .path
-            .iter()
-            .map(|e| node_key(e))
-            .chain(std::iter::once(key))
-            .filter(|k| self.deterministic.remove(k))
-            .collect();
-        self.overrides.insert(key, d);
-        self.env.push(Val::list(vec![]));
-        let r = self.eval(body, ordered);
-        self.env.pop();
-        self.overrides.remove(&key);
-        self.deterministic.extend(hidden);
-        r
     }
 
     fn repeat(

@@ -183,10 +183,11 @@ pub fn calculate_expr(
     options: &CalcOptions,
 ) -> Result<CalcResult, Diagnostic> {
     let deterministic = concrete::deterministic_nodes(expr);
+    let binding_order = marks::binding_order(expr);
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
-        binding_order: marks::binding_order(expr),
-        faces: faces::plan(expr, &deterministic),
+        faces: faces::plan(expr, &deterministic, &binding_order),
+        binding_order,
         deterministic,
         overrides: std::collections::HashMap::new(),
         threshold: options.threshold,

@@ -79,6 +79,19 @@ impl LazyPool {
         add: impl Fn(&R, i32, u32) -> R,
         budget: &mut Budget,
     ) -> Result<Dist<R>, ProbError> {
+        self.run_with(|_| init.clone(), add, true, budget)
+    }
+
+    /// [`LazyPool::run`] that starts each component at `init(its groups)` and, unless
+    /// `stop_when_kept`, visits every face of the component's dice even after a keep is
+    /// satisfied (with a kept count of 0): counts per face (`faces.rs`) must see each face.
+    pub(crate) fn run_with<R: Ord + Clone + std::hash::Hash>(
+        &self,
+        init: impl Fn(&Groups) -> R,
+        add: impl Fn(&R, i32, u32) -> R,
+        stop_when_kept: bool,
+        budget: &mut Budget,
+    ) -> Result<Dist<R>, ProbError> {
         let mut parts = Vec::with_capacity(self.components.len());
         for (w, groups) in &self.components {
             let pool = Pool::from_groups(groups.clone());
@@ -92,7 +105,7 @@ impl LazyPool {
             let keep = self.keep.clone();
             let d = pool.evaluate(
                 order,
-                (0u32, init.clone()),
+                (0u32, init(groups)),
                 |(seen, r), &o, count| {
                     let passing = if self.passes(o) { count } else { 0 };
                     match &keep {
@@ -107,7 +120,7 @@ impl LazyPool {
                         }
                     }
                 },
-                |(seen, _)| matches!(&keep, Some(k) if !k.drop && *seen == k.n),
+                |(seen, _)| stop_when_kept && matches!(&keep, Some(k) if !k.drop && *seen == k.n),
                 budget,
             )?;
             parts.push((w.clone(), d.map(|(_, r)| r.clone())));
