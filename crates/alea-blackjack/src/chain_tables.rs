@@ -40,6 +40,11 @@ pub struct ExactTableOptions {
     pub piece: Option<String>,
     /// The set whose runs are listed (S/Z floods), by name.
     pub set: Vec<String>,
+    /// Window of the bagginess (0 = the number of pieces).
+    pub window: usize,
+    /// Whether to compute the tables that follow every piece at once (bagginess, "some
+    /// piece" game odds); the drought-only entry points skip them.
+    pub joint: bool,
 }
 
 impl Default for ExactTableOptions {
@@ -52,6 +57,8 @@ impl Default for ExactTableOptions {
             game_drought: 12,
             piece: None,
             set: vec!["S".into(), "Z".into()],
+            window: 0,
+            joint: true,
         }
     }
 }
@@ -64,6 +71,7 @@ impl ExactTableOptions {
             drought_to: 0,
             game_length: 0,
             game_drought: 1,
+            joint: false,
             ..self.clone()
         }
     }
@@ -107,6 +115,16 @@ pub struct ExactTables {
     /// not exact here (built-in presets; a spec whose `first`/`starting with` names set
     /// pieces under a rule whose start matters), where only the counted table exists.
     pub set_runs: Option<Vec<Ratio>>,
+    /// P(some piece waits `game_drought` deals or more within the first `game_length`), from
+    /// the joint chain of all pieces; `None` when not exact here (built-in presets, a chain
+    /// over `max_states`).
+    pub some_piece_game_drought: Option<Ratio>,
+    /// The long-run share of aligned windows of `window` deals whose pieces are all distinct
+    /// (1 for a bag of distinct pieces); `None` when not exact here (built-in presets, a
+    /// history whose long run depends on its start, a chain over `max_states`).
+    pub bagginess: Option<Ratio>,
+    /// The bagginess window used.
+    pub window: usize,
 }
 
 /// One piece's chain, its long-run weights and its concrete start.
@@ -478,6 +496,26 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
         Source::Spec(spec) if !set.is_empty() => set_run_law(spec, &set, opts)?,
         _ => None,
     };
+    let (some_piece_game_drought, bagginess) = match source {
+        Source::Spec(spec) if opts.joint => (
+            crate::joint::some_piece_drought(
+                spec,
+                opts.game_length,
+                opts.game_drought,
+                opts.exact.max_states,
+            )
+            .ok(),
+            crate::joint::bagginess(spec, opts.window, opts.exact.max_states)
+                .ok()
+                .flatten(),
+        ),
+        _ => (None, None),
+    };
+    let window = match (opts.window, source) {
+        (0, Source::Spec(spec)) => spec.pieces().len(),
+        (0, Source::Builtin(_)) => TETROMINOES.len(),
+        (w, _) => w,
+    };
     Ok(ExactTables {
         label: source.label(),
         game_length: opts.game_length,
@@ -486,6 +524,9 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
         runs,
         set,
         set_runs,
+        some_piece_game_drought,
+        bagginess,
+        window,
     })
 }
 
@@ -511,9 +552,14 @@ impl ExactTables {
                 .collect();
             format!("{{{}}}", items.join(", "))
         };
+        let frac = |r: &Option<Ratio>| {
+            r.as_ref()
+                .map_or("null".into(), |r| format!("\"{}\"", r.to_plain_string()))
+        };
         format!(
             "{{\"drought\": {}, \"runs\": {}, \"all_runs\": {}, \"set_runs\": {}, \"game\": \
-             {{\"length\": {}, \"drought\": {}, \"probability\": {}}}}}",
+             {{\"length\": {}, \"drought\": {}, \"probability\": {}, \"some_piece\": {}}}, \
+             \"bagginess\": {}, \"window\": {}}}",
             by_piece(&|p| fractions_json(&p.drought)),
             by_piece(&|p| fractions_json(&p.runs)),
             fractions_json(&self.runs),
@@ -523,6 +569,9 @@ impl ExactTables {
             self.game_length,
             self.game_drought,
             by_piece(&|p| format!("\"{}\"", p.game_drought.to_plain_string())),
+            frac(&self.some_piece_game_drought),
+            frac(&self.bagginess),
+            self.window,
         )
     }
 }

@@ -36,6 +36,7 @@ mod chain_tables;
 mod concrete;
 mod exact;
 mod gaps;
+mod joint;
 mod lexer;
 mod modular;
 mod parser;

@@ -57,7 +57,7 @@ impl std::error::Error for PreviewError {}
 pub const PREVIEW_WORK_BUDGET: u64 = 200_000;
 
 /// The law over card-level states (with whether `first` is still to come).
-type StateLaw = HashMap<(Key, bool), Ratio>;
+pub(crate) type StateLaw = HashMap<(Key, bool), Ratio>;
 
 fn add(law: &mut StateLaw, key: (Key, bool), p: Ratio) {
     let slot = law.entry(key).or_insert_with(Ratio::zero);
@@ -65,7 +65,7 @@ fn add(law: &mut StateLaw, key: (Key, bool), p: Ratio) {
 }
 
 /// The outcomes of one deal from a state, `first F` included.
-fn outcomes(spec: &Spec, key: &Key, first: bool) -> Vec<CardOutcome> {
+pub(crate) fn outcomes(spec: &Spec, key: &Key, first: bool) -> Vec<CardOutcome> {
     match (&spec.first, first) {
         (Some(f), true) => {
             let dealer = concrete_dealer(spec, key);
@@ -115,7 +115,7 @@ pub fn preview_law(
 /// is its card's newest occurrence, so such histories deal alike forever (the lumping of
 /// `chain::history_key`, with the cards' names kept); merging them keeps the forward law
 /// small, and it makes the long-run law a function of the unnamed pattern.
-fn representative(spec: &Spec, key: Key) -> Key {
+pub(crate) fn representative(spec: &Spec, key: Key) -> Key {
     if !matches!(spec.core, crate::spec::Core::History { .. }) {
         return key;
     }
@@ -191,7 +191,7 @@ fn card_chain(spec: &Spec, max_states: usize) -> Result<Chain, ExactError> {
 /// random arrangement of the list's, so a representative has its pattern's weight over
 /// n·(n−1)·…·(n−b+1). Other rules solve their card-level chain (bags and sequences by
 /// regeneration).
-fn long_run_law(spec: &Spec, max_states: usize) -> Result<StateLaw, ExactError> {
+pub(crate) fn long_run_law(spec: &Spec, max_states: usize) -> Result<StateLaw, ExactError> {
     let chain = card_chain(spec, max_states)?;
     let strip = |k: &Key| -> (Key, bool) { (k[..k.len() - 1].to_vec(), k[k.len() - 1] == 1) };
     let mut law = StateLaw::new();

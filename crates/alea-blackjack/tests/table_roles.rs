@@ -40,6 +40,8 @@ fn shared_chains_equal_each_piece_alone() {
             drought_to: 14,
             game_length: 30,
             game_drought: 8,
+            // Per-piece tables only: the joint ones are tested in joint_tables.rs.
+            joint: false,
             ..ExactTableOptions::default()
         };
         let all = exact_tables(&s, &opts).unwrap();
@@ -68,6 +70,7 @@ fn gap_at_least_alone_equals_the_table() {
             &s,
             &ExactTableOptions {
                 drought_to: 15,
+                joint: false,
                 ..ExactTableOptions::default()
             },
         )

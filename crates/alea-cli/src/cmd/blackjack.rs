@@ -72,8 +72,8 @@ pub struct Args {
     /// Compare several randomizers side by side.
     #[arg(long)]
     pub compare: bool,
-    /// Counted tables: same-piece and S/Z runs, bagginess, and the share of 100-deal games
-    /// with a drought of 12 or more (simulated with the seed, -n deals, default 1000000).
+    /// Exact drought, flood (also S/Z), game, some-piece and bagginess tables, and the counted
+    /// ones beside them (simulated with the seed, -n deals, default 1000000).
     #[arg(long, conflicts_with_all = ["exact", "stats", "canonical", "compare"])]
     pub tables: bool,
     /// Exact P(gap >= K) for every piece (or --piece), for any K: computed on the chain to K

@@ -88,7 +88,26 @@ pub(super) fn exact_text(
     for p in &t.pieces {
         write!(out, " {:>9.6}", p.game_drought.to_f64())?;
     }
-    writeln!(out)
+    writeln!(out)?;
+    let shown = |r: &Option<Ratio>| {
+        r.as_ref()
+            .map_or("not exact here (counted below)".to_string(), |r| {
+                format!("{:.6}", r.to_f64())
+            })
+    };
+    writeln!(
+        out,
+        "game, exact: P(some piece waits {} deals or more within the first {}): {}",
+        t.game_drought,
+        t.game_length,
+        shown(&t.some_piece_game_drought)
+    )?;
+    writeln!(
+        out,
+        "bagginess, exact: long-run share of aligned windows of {} deals that are permutations: {}",
+        t.window,
+        shown(&t.bagginess)
+    )
 }
 
 /// The exact drought curves, P(gap ≥ k) per piece, as an SVG chart (alea-plot).
