@@ -16,6 +16,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 mod call;
+mod cycles;
 mod stmt;
 mod vm;
 
@@ -170,6 +171,7 @@ pub struct Interp<'a> {
     pub limits: SizeLimits,
     /// Inside the argument of `was` & co: locals may not be read.
     forbid_locals: Option<Was>,
+    cycles: cycles::Tracked,
 }
 
 impl<'a> Interp<'a> {
@@ -203,6 +205,7 @@ impl<'a> Interp<'a> {
             formatter,
             limits,
             forbid_locals: None,
+            cycles: Default::default(),
         }
     }
 
@@ -307,7 +310,7 @@ impl<'a> Interp<'a> {
     fn declare_block(&mut self, block: &BlockDecls) {
         for d in &block.decls {
             self.stack[self.base + d.slot as usize] = if d.boxed {
-                Slot::Cell(Rc::new(RefCell::new(None)))
+                Slot::Cell(self.new_cell(None))
             } else {
                 Slot::Unset
             };

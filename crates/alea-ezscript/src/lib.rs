@@ -26,15 +26,18 @@
 //! and sources are at most 64 KiB. Scripts cannot reach files, the network or the
 //! clock (only the host's `now()`).
 //!
-//! Everything fits a default 2 MiB thread, so run on any thread, no big stack needed: calls
-//! stop at the limits above, the parser's nesting limit bounds the compiler (the deepest
-//! accepted sources compile within about 200 KiB and run within 16 KiB, `tests/deep.rs`,
-//! docs/performance/ezscript.md), and values nested as
-//! deep as the budgets allow (a loop can nest lists 100,000 deep) are dropped, displayed and
-//! compared through heap worklists, not native recursion. JSON renderings nest at most
-//! [`MAX_JSON_DEPTH`] levels (what serde_json reads back); deeper values give `"<too deep>"`.
-//! Compiled [`Program`]s and [`Template`]s are `Send + Sync` (compile once, run on any
-//! thread); values are not (`Rc`; docs/performance/ezscript.md says what `Arc` would cost).
+//! Everything fits a default 2 MiB thread, so run on any thread, no big stack needed: calls stop at
+//! the limits above, the parser's nesting limit bounds the compiler (the deepest accepted sources
+//! compile within about 200 KiB and run within 16 KiB, `tests/deep.rs`,
+//! docs/performance/ezscript.md), and values nested as deep as the budgets allow (a loop can nest
+//! lists 100,000 deep) are dropped, displayed and compared through heap worklists, not native
+//! recursion. A run frees the reference cycles its closures made when it ends (every recursive
+//! function captures the variable holding it; `interp/cycles.rs`), so evaluating a field again and
+//! again does not grow memory; a function value a run returns keeps its cycle, which is then the
+//! host's. JSON renderings nest at most [`MAX_JSON_DEPTH`] levels (what serde_json reads back);
+//! deeper values give `"<too deep>"`. Compiled [`Program`]s and [`Template`]s are `Send + Sync`
+//! (compile once, run on any thread); values are not (`Rc`; docs/performance/ezscript.md says what
+//! `Arc` would cost).
 #![forbid(unsafe_code)]
 
 mod ast;

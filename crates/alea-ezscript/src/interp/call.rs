@@ -8,7 +8,6 @@ use crate::builtins::{Builtin, plural};
 use crate::code::Code;
 use crate::value::Value;
 use alea_core::Span;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 impl<'a> Interp<'a> {
@@ -109,7 +108,7 @@ impl<'a> Interp<'a> {
                     Slot::Val(v) => Some(v),
                     _ => None,
                 };
-                self.stack[i] = Slot::Cell(Rc::new(RefCell::new(v)));
+                self.stack[i] = Slot::Cell(self.new_cell(v));
             }
         }
         let height = new_base + proto.slots as usize;
