@@ -8,8 +8,8 @@
 
 use crate::chain::{Key, concrete_key};
 use crate::exact::{ExactError, symmetric_history};
-use crate::preview::{long_run_law, outcomes, representative};
 use crate::randomizer::Dealer;
+use crate::rule::{Rule, representative, spec_outcomes as outcomes};
 use crate::spec::{Core, Spec};
 use alea_prob::Ratio;
 use num_bigint::BigUint;
@@ -278,11 +278,11 @@ pub(crate) fn bagginess(
             distinct_mass(spec, &start, w).map(Some)
         }
         Core::History { .. } if symmetric_history(spec) => {
-            let pi = long_run_law(spec, max_states)?;
+            let pi = Rule::Spec(spec).long_run_law(max_states)?;
             distinct_mass(spec, &pi, w).map(Some)
         }
         Core::Bag { count } => {
-            let pi = long_run_law(spec, max_states)?;
+            let pi = Rule::Spec(spec).long_run_law(max_states)?;
             let k = u64::from(count);
             let g = (w as u64).gcd(&k);
             let mut total = Ratio::zero();

@@ -44,6 +44,7 @@ mod prefix;
 mod presets;
 mod preview;
 mod randomizer;
+mod rule;
 
 mod sim;
 mod spec;
@@ -71,6 +72,7 @@ pub use presets::{
 };
 pub use preview::{
     PREVIEW_WORK_BUDGET, PreviewError, PreviewLaw, PreviewStart, preview_law, preview_law_from,
+    preview_law_source,
 };
 pub use randomizer::{ArcadeError, Piece, Randomizer, STATE_FORMAT};
 pub use sim::{DENSE_BUDGET, GapCounts, SimStats, simulate, simulate_randomizer};

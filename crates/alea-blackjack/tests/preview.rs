@@ -259,3 +259,82 @@ fn long_run_monte_carlo() {
         }
     }
 }
+
+fn preset(
+    name: &str,
+    shown: &[&str],
+    ahead: usize,
+    from: alea_blackjack::PreviewStart,
+) -> alea_blackjack::PreviewLaw {
+    let s = alea_blackjack::Source::resolve(name).unwrap();
+    alea_blackjack::preview_law_source(&s, shown, ahead, 100_000, from).unwrap()
+}
+
+/// Built-in presets: `nes` deals each piece with 1/8 + 1/56 = 1/7 first, then the previous
+/// piece with 1/56 + 1/56 = 1/28 and each other with 1/8 + 2/56 = 9/56; far into a game every
+/// finite preset's next deal follows its exact long-run frequencies; `tgm3` has no finite chain.
+#[test]
+fn built_in_presets() {
+    use alea_blackjack::PreviewStart::{Game, LongRun};
+    let l = preset("nes", &[], 1, Game);
+    assert!(l.next[0].iter().all(|p| *p == r(1, 7)));
+    let l = preset("nes", &["T"], 1, Game);
+    for (k, name) in l.pieces.iter().enumerate() {
+        let want = if name == "T" { r(1, 28) } else { r(9, 56) };
+        assert_eq!(l.next[0][k], want, "{name}");
+    }
+    for name in ["nes", "nes-real", "gameboy", "7+1bag", "7+2bag", "pairs"] {
+        let e = alea_blackjack::exact_preset(name, &alea_blackjack::ExactOptions::default())
+            .unwrap()
+            .unwrap();
+        let l = preset(name, &[], 1, LongRun);
+        assert_eq!(l.next[0], e.frequency, "{name}");
+        // And a shown piece repeats with the chain's P(gap = 0).
+        let s = alea_blackjack::Source::resolve(name).unwrap();
+        let g = alea_blackjack::gap_at_least(
+            &s,
+            1,
+            Some("S"),
+            &alea_blackjack::ExactOptions::default(),
+        )
+        .unwrap();
+        let after = preset(name, &["S"], 1, LongRun);
+        let si = after.pieces.iter().position(|p| p == "S").unwrap();
+        assert_eq!(after.next[0][si], &Ratio::one() - &g[0].1, "{name}");
+    }
+    let tgm3 = alea_blackjack::Source::resolve("tgm3").unwrap();
+    let e = alea_blackjack::preview_law_source(&tgm3, &[], 1, 1000, Game).unwrap_err();
+    assert!(matches!(e, PreviewError::Exact(ref x) if x.code() == "X02"));
+}
+
+/// Monte Carlo: `nes-real` and `gameboy` games, the second and third pieces after a first T.
+#[test]
+fn built_in_monte_carlo() {
+    for name in ["nes-real", "gameboy", "7+1bag"] {
+        let l = preset(name, &["T"], 2, alea_blackjack::PreviewStart::Game);
+        let t = l.pieces.iter().position(|p| p == "T").unwrap() as u16;
+        let mut counts = [[0u64; 7]; 2];
+        let mut games = 0u64;
+        for seed in 0..60_000 {
+            let mut d = Randomizer::preset(name, seed).unwrap();
+            if d.deal().0 != t {
+                continue;
+            }
+            games += 1;
+            for row in &mut counts {
+                row[d.deal().0 as usize] += 1;
+            }
+        }
+        for (j, row) in counts.iter().enumerate() {
+            for (k, c) in row.iter().enumerate() {
+                let p = l.next[j][k].to_f64();
+                let seen = *c as f64 / games as f64;
+                let sd = (p * (1.0 - p) / games as f64).sqrt();
+                assert!(
+                    (p - seen).abs() <= 5.0 * sd + 1e-12,
+                    "{name} {j} {k}: {p} vs {seen}"
+                );
+            }
+        }
+    }
+}

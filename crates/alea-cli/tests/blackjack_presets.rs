@@ -192,7 +192,13 @@ fn preview_and_early_game() {
     let o = bj(&["tgm-ace", "--early", "2"]);
     assert!(stdout(&o).contains("   1  0.250000  0.250000  0.250000  0.000000"));
     assert_eq!(bj(&["7bag", "--preview", "Q"]).status.code(), Some(2));
-    assert_eq!(bj(&["nes", "--early", "2"]).status.code(), Some(1));
+    // Built-in presets with a finite chain have exact preview laws too (nes: 1/7 first);
+    // tgm3 has none (X02, status 1).
+    let o = bj(&["nes", "--early", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["next"][0]["law"]["T"], "1/7");
+    assert_eq!(bj(&["tgm3", "--early", "2"]).status.code(), Some(1));
 }
 
 /// The exact mean gap includes the cut-off tail (Kac: 1/p − 1): 59 for a 60-piece memoryless

@@ -81,10 +81,10 @@ pub struct Args {
     #[arg(long = "gap-at-least", value_name = "K", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables"])]
     pub gap_at_least: Option<u64>,
     /// Exact law of the next deals given the game's first pieces shown (e.g. I,T): the
-    /// preview at the start of a game (specs only).
+    /// preview at the start of a game (specs and presets with a finite chain).
     #[arg(long, value_name = "LIST", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables", "gap_at_least"])]
     pub preview: Option<String>,
-    /// Exact law of each of the first N deals (specs only).
+    /// Exact law of each of the first N deals.
     #[arg(long, value_name = "N", conflicts_with_all = ["exact", "stats", "canonical", "compare", "tables", "gap_at_least", "preview"])]
     pub early: Option<usize>,
     /// With --preview: the shown pieces are the next deals far into a game (the dealer's

@@ -5,7 +5,7 @@
 use super::{
     Args, Failure, exact_failure, finish, json_f64, json_str, line_chart, plain_failure, write_svg,
 };
-use crate::common::{EXIT_FAILED, EXIT_USAGE};
+use crate::common::EXIT_USAGE;
 use alea_blackjack::{
     ExactError, ExactOptions, ExactTables, Fallback, Prob, Ratio, Source, StreamTables,
     TableOptions,
@@ -381,16 +381,6 @@ pub(super) fn run(
         return finish(r, out);
     }
     if args.preview.is_some() || args.early.is_some() {
-        let Some(spec) = target.spec() else {
-            return Err(plain_failure(
-                EXIT_FAILED,
-                None,
-                format!(
-                    "--preview and --early need a Blackjack spec; '{}' is built in",
-                    target.label()
-                ),
-            ));
-        };
         let text = args.preview.clone().unwrap_or_default();
         let shown: Vec<&str> = text
             .split(',')
@@ -403,7 +393,7 @@ pub(super) fn run(
         } else {
             alea_blackjack::PreviewStart::Game
         };
-        let l = alea_blackjack::preview_law_from(spec, &shown, ahead, args.max_states, from)
+        let l = alea_blackjack::preview_law_source(target, &shown, ahead, args.max_states, from)
             .map_err(|e| match e {
                 alea_blackjack::PreviewError::UnknownPiece(_) => {
                     plain_failure(EXIT_USAGE, None, format!("--preview: {e}"))
