@@ -45,6 +45,7 @@ fn cycles_through_captured_variables_are_freed_when_the_run_ends() {
          keep(even, odd); even(10)",
         // Through a list and an object held by the captured variable.
         "h = []; h = [func() { h }]; keep(h[0]); 1",
+        "h = []; h = [[1], {a: [2]}, [[3]], func() { h }]; keep(h[3]); 1",
         "o = {}; o = {f: func() { o.f }}; keep(o.f); 1",
         // A parameter captured by the closure stored back into it, in a loop of calls.
         "func wrap(x) { x = [x, func() { x }]; keep(x[1]); 0 }

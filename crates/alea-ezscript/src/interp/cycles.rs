@@ -114,6 +114,10 @@ impl<'g> Graph<'g> {
     /// Adds the node `v` is (if it is one) as a child of `from`, and queues what it holds.
     fn scan(&mut self, from: usize, v: &'g Value) {
         let (to, new) = match v {
+            // A list or object of texts and numbers reaches no variable: no node (a list of
+            // 100,000 small lists costs one node, not 100,001).
+            Value::List(l) if !l.iter().any(holds_nodes) => return,
+            Value::Object(m) if !m.values().any(holds_nodes) => return,
             Value::List(l) => self.node(address(l), Rc::strong_count(l), None),
             Value::Object(m) => self.node(address(m), Rc::strong_count(m), None),
             Value::Function(c) => self.node(address(c), Rc::strong_count(c), None),
@@ -124,8 +128,14 @@ impl<'g> Graph<'g> {
             return;
         }
         match v {
-            Value::List(l) => self.work.extend(l.iter().map(|item| (to, item))),
-            Value::Object(m) => self.work.extend(m.values().map(|item| (to, item))),
+            Value::List(l) => {
+                let items = l.iter().filter(|v| holds_nodes(v));
+                self.work.extend(items.map(|item| (to, item)));
+            }
+            Value::Object(m) => {
+                let items = m.values().filter(|v| holds_nodes(v));
+                self.work.extend(items.map(|item| (to, item)));
+            }
             Value::Function(c) => {
                 if let Closure::User { captures, .. } = &**c {
                     for cell in captures {
@@ -204,4 +214,9 @@ fn free_cycles(roots: Vec<Cell>) {
     // Dropped after every borrow ended: freeing runs other values' drops.
     drop(garbage);
     drop(roots);
+}
+
+/// Whether `v` is a list, object or function (what can reach a variable).
+fn holds_nodes(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Object(_) | Value::Function(_))
 }
