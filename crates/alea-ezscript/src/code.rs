@@ -111,6 +111,8 @@ pub enum Op {
     Enter(u32),
     /// Returns from a user function with the value on top.
     Return,
+    /// [`Op::Local`] then [`Op::Return`] (a function whose value is a local).
+    ReturnLocal(u32, u32),
     /// Ends a chunk (or a `was` argument) with the value on top.
     End,
     /// `local = v` / `local op= v`: the assignment `assigns[i]`, value on top.
@@ -135,6 +137,11 @@ pub enum Op {
         item: u32,
         exit: Pc,
     },
+    /// The end of a pass of a C-style `for` whose update is `x op= number`/`x op= y` and whose
+    /// condition `local op number` (`loops[i]`): the update, the next pass's step and its
+    /// condition in one op, jumping to the body or the exit. When the update's operands are
+    /// not numbers it does nothing: the full update and the condition follow.
+    LoopNext(u32),
     /// `break` / `continue` inside a `was` argument, which runs apart from its loop.
     BreakOut(bool),
 }
@@ -158,6 +165,27 @@ pub struct AssignInfo {
     pub path: Vec<(Option<Name>, Span)>,
 }
 
+/// The parts of an [`Op::LoopNext`].
+#[derive(Debug)]
+pub struct LoopInfo {
+    /// The update `slot op= rhs`, its right-hand side's span.
+    pub slot: u32,
+    pub op: BinOp,
+    pub rhs: Operand,
+    pub rhs_span: Span,
+    /// The pass's steps, paid at the loop's span.
+    pub pass_cost: u32,
+    pub span: Span,
+    /// The condition `cmp_slot cmp y`, the local's and the condition's spans.
+    pub cmp: BinOp,
+    pub cmp_slot: u32,
+    pub y: f64,
+    pub local_span: Span,
+    pub cond_span: Span,
+    pub body: Pc,
+    pub exit: Pc,
+}
+
 /// One compiled function body, chunk or `was` argument.
 #[derive(Debug, Default)]
 pub struct Code {
@@ -169,4 +197,30 @@ pub struct Code {
     pub blocks: Vec<BlockDecls>,
     pub assigns: Vec<AssignInfo>,
     pub subs: Vec<Code>,
+    pub loops: Vec<LoopInfo>,
+    /// Ops that also pay a parent node's steps ahead of their own (a [`Op::Burn`] folded into
+    /// the op after it): (op, the parent's steps, the parent's span), by op.
+    pub pre: Vec<(Pc, u32, Span)>,
+}
+
+impl Code {
+    /// Where op `at` ran out of steps (or, `stopped`, met the host's time limit) when it had
+    /// `fuel` left: at the parent whose steps it pays first if those were more than `fuel`
+    /// (or crossed the time limit's polling point), else at the op itself.
+    #[cold]
+    pub fn pay_span(&self, at: usize, fuel: u64, stopped: bool) -> Span {
+        if let Ok(i) = self.pre.binary_search_by_key(&(at as Pc), |p| p.0) {
+            let (_, pre, span) = self.pre[i];
+            let pre = pre as u64;
+            let first = if stopped {
+                fuel >= pre && alea_core::Cancel::poll(fuel, fuel - pre)
+            } else {
+                fuel < pre
+            };
+            if first {
+                return span;
+            }
+        }
+        self.spans[at]
+    }
 }

@@ -29,7 +29,7 @@ pub fn function(body: &Block) -> Code {
     let mut c = Compiler::new();
     c.block_value(body);
     c.emit(Op::Return, Span::default(), -1);
-    c.code
+    peephole(c.code)
 }
 
 /// Compiles a top-level chunk (ends in [`Op::End`]).
@@ -37,7 +37,125 @@ pub fn chunk(body: &Block) -> Code {
     let mut c = Compiler::new();
     c.block_value(body);
     c.emit(Op::End, Span::default(), -1);
-    c.code
+    peephole(c.code)
+}
+
+/// Rewrites that keep every op where it is (jump targets stay valid): a jump to a return is
+/// that return (an `if` that is a function's value ends in one), and a local read just before
+/// a return is one op with it.
+fn peephole(mut code: Code) -> Code {
+    for pc in 0..code.ops.len() {
+        if let Op::Jump(t) = code.ops[pc]
+            && let Some(Op::Return) = code.ops.get(t as usize)
+        {
+            code.ops[pc] = Op::Return;
+        }
+    }
+    for pc in 0..code.ops.len().saturating_sub(1) {
+        if let (Op::Local(slot, cost), Op::Return) = (code.ops[pc], code.ops[pc + 1]) {
+            code.ops[pc] = Op::ReturnLocal(slot, cost);
+        }
+    }
+    #[cfg(test)]
+    if tests::NO_FOLD.get() {
+        return code;
+    }
+    fold_burns(&mut code);
+    code
+}
+
+/// The jump targets of an op.
+fn targets(op: &mut Op) -> Option<&mut Pc> {
+    match op {
+        Op::Jump(t)
+        | Op::JumpTrunc(t, _)
+        | Op::JumpIfFalse(t)
+        | Op::AndOr { end: t, .. }
+        | Op::TestLocalCmp { target: t, .. }
+        | Op::NumUpdate { skip: t, .. }
+        | Op::ForInNext { exit: t, .. } => Some(t),
+        _ => None,
+    }
+}
+
+/// The steps an op pays first, if it pays any.
+fn cost_of(op: &mut Op) -> Option<&mut u32> {
+    match op {
+        Op::Const(_, c)
+        | Op::Local(_, c)
+        | Op::Upval(_, c)
+        | Op::Global(_, c)
+        | Op::Func(_, c)
+        | Op::ReturnLocal(_, c)
+        | Op::LocalNum { cost: c, .. }
+        | Op::UpvalCallee { cost: c, .. }
+        | Op::CallUpvalLocalNum { cost: c, .. }
+        | Op::TestLocalCmp { cost: c, .. } => Some(c),
+        _ => None,
+    }
+}
+
+/// A node's [`Op::Burn`] followed by its first child's op (which pays steps itself, often
+/// none: a leaf whose steps its parent took over) becomes that op paying both, one dispatch
+/// and one charge fewer; [`Code::pre`] keeps where the steps would have run out. Not when
+/// something jumps to the child's op (it would pay the parent's steps again).
+fn fold_burns(code: &mut Code) {
+    let n = code.ops.len();
+    let mut target = vec![false; n + 1];
+    for op in &mut code.ops {
+        if let Some(t) = targets(op) {
+            target[*t as usize] = true;
+        }
+    }
+    for l in &code.loops {
+        target[l.body as usize] = true;
+        target[l.exit as usize] = true;
+    }
+    let mut keep = vec![true; n];
+    let mut pre = Vec::new();
+    for pc in 0..n.saturating_sub(1) {
+        if let Op::Burn(b) = code.ops[pc]
+            && !target[pc + 1]
+            && let Some(c) = cost_of(&mut code.ops[pc + 1])
+        {
+            *c += b;
+            keep[pc] = false;
+            pre.push((pc + 1, b, code.spans[pc]));
+        }
+    }
+    if pre.is_empty() {
+        return;
+    }
+    // Old positions to new: a removed burn's position is its op's.
+    let mut new_pc = vec![0 as Pc; n + 1];
+    let mut next = 0;
+    for pc in 0..n {
+        new_pc[pc] = next;
+        if keep[pc] {
+            next += 1;
+        }
+    }
+    new_pc[n] = next;
+    let ops = std::mem::take(&mut code.ops);
+    let spans = std::mem::take(&mut code.spans);
+    for (pc, (mut op, span)) in ops.into_iter().zip(spans).enumerate() {
+        if !keep[pc] {
+            continue;
+        }
+        if let Some(t) = targets(&mut op) {
+            *t = new_pc[*t as usize];
+        }
+        code.ops.push(op);
+        code.spans.push(span);
+    }
+    for l in &mut code.loops {
+        l.body = new_pc[l.body as usize];
+        l.exit = new_pc[l.exit as usize];
+    }
+    code.pre = pre
+        .into_iter()
+        .map(|(pc, b, span)| (new_pc[pc], b, span))
+        .collect();
 }
 
 impl Compiler {
@@ -427,6 +545,61 @@ impl Compiler {
                 if let Some(init) = init {
                     self.stmt(init);
                 }
+                if let (
+                    Some(Stmt {
+                        kind:
+                            StmtKind::NumUpdate {
+                                slot,
+                                op,
+                                rhs,
+                                rhs_span,
+                                full,
+                            },
+                        ..
+                    }),
+                    Cond::LocalCmp {
+                        op: cmp,
+                        slot: cmp_slot,
+                        y,
+                        local_span,
+                        span: cond_span,
+                    },
+                ) = (update.as_deref(), cond)
+                {
+                    // The counted loop: the body, then one op for the update, the next pass's
+                    // step and its condition; the first pass (and any pass whose update is
+                    // not on numbers) goes through the plain update and condition.
+                    let first = self.emit(Op::Jump(0), span, 0);
+                    let body_at = self.here();
+                    self.loop_body(body, self.height);
+                    let cont = self.here();
+                    self.patch_continues(cont);
+                    self.code.loops.push(LoopInfo {
+                        slot: *slot,
+                        op: *op,
+                        rhs: *rhs,
+                        rhs_span: *rhs_span,
+                        pass_cost: *pass_cost,
+                        span,
+                        cmp: *cmp,
+                        cmp_slot: *cmp_slot,
+                        y: *y,
+                        local_span: *local_span,
+                        cond_span: *cond_span,
+                        body: body_at,
+                        exit: 0,
+                    });
+                    let i = self.code.loops.len() - 1;
+                    self.emit(Op::LoopNext(i as u32), span, 0);
+                    self.stmt(full);
+                    let test_at = self.here();
+                    self.patch(first, test_at);
+                    let exit = self.test(cond, *pass_cost, span);
+                    self.emit(Op::Jump(body_at), span, 0);
+                    self.end_loop(exit);
+                    self.code.loops[i].exit = self.here();
+                    return;
+                }
                 let head = self.here();
                 let exit = self.test(cond, *pass_cost, span);
                 self.loop_body(body, self.height);
@@ -513,6 +686,59 @@ impl Compiler {
         self.patch(exit, end);
         for b in lp.breaks {
             self.patch(b, end);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Env, Program};
+
+    thread_local! {
+        /// Compiles without [`super::fold_burns`], the oracle of the test below.
+        pub static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Folding a node's steps into its first child's op changes no outcome: at every step
+    /// budget from none to enough, the same value, or the same error at the same span.
+    #[test]
+    fn folded_steps_run_out_where_the_tree_did() {
+        let sources = [
+            "func fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }; fib(6)",
+            "s = 0; for i = 0; i < 10; i += 1 { s += i * 2 - 1 }; s",
+            "[1, 2, 3, 4].map(func(x) { x * 7 % 10 }).where(func(x) { x % 2 == 0 }).sort()",
+            "x = 3; y = [x + 1, {a: x * 2}, \"t\" + x]; y[1].a + y[0] + (if x > 2 && x < 5 { 1 } else { 0 })",
+            "n = 0; while n < 5 { n += 1; if n == 3 { continue } }; -n + (n * n) % 4",
+            "f = func(a, b) { a + b * 2 }; f(1, 2) + f(f(3, 4), 5)",
+            "t = \"\"; for x in [1, 2, 3] { t += x; t = t + \"-\" }; t.count + nope",
+            "g = func(k) { if k > 0 { g(k - 1) + 1 } else { \"a\" + k } }; g(4)",
+        ];
+        for src in sources {
+            NO_FOLD.set(true);
+            let plain = Program::compile(src);
+            NO_FOLD.set(false);
+            let folded = Program::compile(src);
+            let (Ok(plain), Ok(folded)) = (plain, folded) else {
+                // A source this test's author got wrong: no test of folding, say so.
+                panic!("{src} does not compile");
+            };
+            let mut fuel = 0;
+            loop {
+                let env = Env {
+                    fuel,
+                    ..Env::default()
+                };
+                let outcome = |p: &Program| match p.run_display(&env) {
+                    Ok(o) => Ok((o.text, o.steps)),
+                    Err(e) => Err((e.message, e.span)),
+                };
+                let want = outcome(&plain);
+                assert_eq!(outcome(&folded), want, "{src} with {fuel} steps");
+                if want.is_ok() || fuel > 5000 {
+                    break;
+                }
+                fuel += 1;
+            }
         }
     }
 }

@@ -136,8 +136,9 @@ pub(crate) enum Slot {
 }
 
 /// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
+#[derive(Default)]
 struct Frame<'a> {
-    code: &'a Code,
+    code: Option<&'a Code>,
     pc: usize,
     base: usize,
     op_base: usize,
@@ -154,8 +155,10 @@ pub struct Interp<'a> {
     stack: Vec<Slot>,
     /// The operand stack of every active frame.
     operands: Vec<Value>,
-    /// The callers of the running function.
+    /// The callers of the running function: the first `nframes` (the vector only grows, so a
+    /// call writes a frame's fields in place instead of building one and copying it).
     frames: Vec<Frame<'a>>,
+    nframes: usize,
     /// Where the running frame's slots and operands start.
     base: usize,
     op_base: usize,
@@ -194,6 +197,7 @@ impl<'a> Interp<'a> {
             stack,
             operands: Vec::with_capacity(64),
             frames: Vec::with_capacity(64),
+            nframes: 0,
             base: 0,
             op_base: 0,
             closure: None,
@@ -221,21 +225,6 @@ impl<'a> Interp<'a> {
                 Ok(())
             }
             None => self.out_of_steps(span),
-        }
-    }
-
-    /// [`Interp::burn`] for op `at` of `code`: its span is read only when the steps run out.
-    #[inline(always)]
-    fn pay(&mut self, n: u32, code: &Code, at: usize) -> R<()> {
-        match self.fuel.checked_sub(n as u64) {
-            Some(f) => {
-                let before = std::mem::replace(&mut self.fuel, f);
-                if alea_core::Cancel::poll(before, f) {
-                    return self.out_of_time(code.spans[at]);
-                }
-                Ok(())
-            }
-            None => self.out_of_steps(code.spans[at]),
         }
     }
 
@@ -273,7 +262,7 @@ impl<'a> Interp<'a> {
         let height = self.stack.len();
         let operands = self.operands.len();
         let result = self.run(code);
-        self.frames.clear();
+        self.truncate_frames(0);
         self.pop_slots(height);
         self.operands.truncate(operands);
         self.base = 0;
@@ -292,15 +281,28 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Drops the slots from `height` on. Popped rather than truncated, and a number forgotten
-    /// rather than dropped: it owns nothing, and the drop glue would be an out-of-line call
-    /// per slot.
+    /// Drops the frames from `n` on (what a failed run left).
+    fn truncate_frames(&mut self, n: usize) {
+        for f in self.frames.iter_mut().take(self.nframes).skip(n) {
+            f.closure = None;
+        }
+        self.nframes = self.nframes.min(n);
+    }
+
+    /// Drops the slots from `height` on.
     #[inline(always)]
     fn pop_slots(&mut self, height: usize) {
-        while self.stack.len() > height {
-            match self.stack.pop() {
-                Some(s @ (Slot::Val(Value::Number(_)) | Slot::Unset)) => std::mem::forget(s),
-                other => drop(other),
+        while let Some(last) = self.stack.last() {
+            if self.stack.len() <= height {
+                break;
+            }
+            // Checked in place: a number or an unset slot owns nothing, so shortening the
+            // vector is all its drop does (no copy of the slot out, no drop glue).
+            if matches!(last, Slot::Val(Value::Number(_)) | Slot::Unset) {
+                let n = self.stack.len() - 1;
+                self.stack.truncate(n);
+            } else {
+                drop(self.stack.pop());
             }
         }
     }
@@ -527,18 +529,58 @@ pub fn rem(x: f64, y: f64) -> f64 {
     x.rem_euclid(y)
 }
 
-/// A comparison of two numbers; `None` for the other operators.
+/// Which comparison results each comparison operator accepts, as bits indexed by
+/// [`order_bits`]: 1 for unordered (a NaN), 2 for less, 4 for equal, 8 for greater.
+const fn accepts(op: BinOp) -> u8 {
+    match op {
+        BinOp::Lt => 2,
+        BinOp::Le => 2 | 4,
+        BinOp::Gt => 8,
+        BinOp::Ge => 4 | 8,
+        BinOp::Eq => 4,
+        BinOp::Ne => 1 | 2 | 8,
+        _ => 0,
+    }
+}
+
+/// The bit of [`accepts`] for `x` against `y`. Branches rather than a jump table on the
+/// operator: a loop's or an `if`'s comparison mostly goes the same way, which predicts well.
 #[inline(always)]
-fn compare(op: BinOp, x: f64, y: f64) -> Option<bool> {
-    Some(match op {
-        BinOp::Lt => x < y,
-        BinOp::Le => x <= y,
-        BinOp::Gt => x > y,
-        BinOp::Ge => x >= y,
-        BinOp::Eq => x == y,
-        BinOp::Ne => x != y,
-        _ => return None,
-    })
+fn order_bits(x: f64, y: f64) -> u8 {
+    if x < y {
+        2
+    } else if x > y {
+        8
+    } else if x == y {
+        4
+    } else {
+        1
+    }
+}
+
+/// A comparison operator on two numbers (other operators: false).
+#[inline(always)]
+pub(crate) fn compare_num(op: BinOp, x: f64, y: f64) -> bool {
+    accepts(op) & order_bits(x, y) != 0
+}
+
+/// Whether `op` compares (gives true or false on numbers).
+#[inline(always)]
+pub(crate) fn is_comparison(op: BinOp) -> bool {
+    accepts(op) != 0
+}
+
+/// An arithmetic operator on two numbers (comparisons and `&&`/`||`: NaN, never asked).
+#[inline(always)]
+pub(crate) fn arith(op: BinOp, x: f64, y: f64) -> f64 {
+    match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div => x / y,
+        BinOp::Rem => rem(x, y),
+        _ => f64::NAN,
+    }
 }
 
 /// A binary operator on two numbers (`And`/`Or` never reach here: they need booleans).
@@ -562,7 +604,39 @@ pub fn num_op(op: BinOp, x: f64, y: f64) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::rem;
+    use super::{BinOp, compare_num, num_op, rem};
+    use crate::value::Value;
+
+    #[test]
+    fn compare_num_matches_the_operators() {
+        let xs = [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            -1.0,
+            -0.0,
+            0.0,
+            0.5,
+            1.0,
+            f64::INFINITY,
+        ];
+        for op in [
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ] {
+            for &x in &xs {
+                for &y in &xs {
+                    let Value::Bool(want) = num_op(op, x, y) else {
+                        panic!("{op:?} compares");
+                    };
+                    assert_eq!(compare_num(op, x, y), want, "{x} {op:?} {y}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn rem_matches_rem_euclid() {

@@ -213,7 +213,7 @@ enum Part {
     Text(String),
     Insertion {
         /// `None` when the insertion has a syntax error (it renders empty).
-        code: Option<Code>,
+        code: Option<Box<Code>>,
     },
 }
 
@@ -294,7 +294,7 @@ impl Template {
             let code = if diags.is_empty() {
                 let block = resolver.chunk(&ast);
                 if resolver.diags.is_empty() {
-                    Some(compile::chunk(&block))
+                    Some(Box::new(compile::chunk(&block)))
                 } else {
                     t.diagnostic_insertions
                         .extend(resolver.diags.iter().map(|_| Some(index)));

@@ -53,8 +53,7 @@ impl<'a> Interp<'a> {
                     self.stack.push(Slot::Val(a.clone()));
                 }
                 let code = self.enter(f, new_base, args.len(), span)?;
-                let (frames, operands, depth) =
-                    (self.frames.len(), self.operands.len(), self.depth);
+                let (frames, operands, depth) = (self.nframes, self.operands.len(), self.depth);
                 let saved_base = std::mem::replace(&mut self.base, new_base);
                 let saved_op_base = std::mem::replace(&mut self.op_base, operands);
                 let saved_closure = self.closure.replace(f.clone());
@@ -64,7 +63,7 @@ impl<'a> Interp<'a> {
                 self.nested -= 1;
                 if result.is_err() {
                     // Unwind what the failed run left: its frames, slots and operands.
-                    self.frames.truncate(frames);
+                    self.truncate_frames(frames);
                     self.pop_slots(new_base);
                     self.operands.truncate(operands);
                     self.depth = depth;
@@ -132,13 +131,16 @@ impl<'a> Interp<'a> {
         at: usize,
     ) -> R<&'a Code> {
         let callee = self.enter(&f, new_base, nargs, code.spans[at])?;
-        self.frames.push(Frame {
-            code,
-            pc,
-            base: std::mem::replace(&mut self.base, new_base),
-            op_base: std::mem::replace(&mut self.op_base, self.operands.len()),
-            closure: self.closure.replace(f),
-        });
+        if self.nframes == self.frames.len() {
+            self.frames.push(Frame::default());
+        }
+        let frame = &mut self.frames[self.nframes];
+        frame.code = Some(code);
+        frame.pc = pc;
+        frame.base = std::mem::replace(&mut self.base, new_base);
+        frame.op_base = std::mem::replace(&mut self.op_base, self.operands.len());
+        frame.closure = self.closure.replace(f);
+        self.nframes += 1;
         self.depth += 1;
         Ok(callee)
     }

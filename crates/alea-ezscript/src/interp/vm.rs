@@ -3,11 +3,12 @@
 //! recursion never recurses natively. Native code re-enters the loop only to call a user
 //! function for a list method (a callback) and for a `was` argument, counted by `nested`.
 
-use super::{Closure, Flow, Interp, R, Slot, compare, fail, num_op};
+use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
 use crate::ast::{BinOp, UnOp};
 use crate::code::{Code, Op};
 use crate::ir::{Const, Operand, Var, cost};
 use crate::value::{Map, Value};
+use alea_core::Span;
 use std::rc::Rc;
 
 /// `a op= b` on two local numbers, for both fast paths of compound assignment (the parser
@@ -25,6 +26,18 @@ pub(super) fn compound(op: BinOp, a: f64, b: f64) -> f64 {
 }
 
 impl<'a> Interp<'a> {
+    /// Pushes `x op y`. Each arm pushes a value of a known kind: a value merged from branches
+    /// would be built in memory byte by byte and copied whole, which stalls the CPU's store
+    /// forwarding (measured: a third of fib's time).
+    #[inline(always)]
+    fn push_num_op(&mut self, op: BinOp, x: f64, y: f64) {
+        if is_comparison(op) {
+            self.operands.push(Value::Bool(compare_num(op, x, y)));
+        } else {
+            self.operands.push(Value::Number(arith(op, x, y)));
+        }
+    }
+
     #[inline(always)]
     fn pop(&mut self) -> Value {
         self.operands.pop().unwrap_or_default()
@@ -33,39 +46,105 @@ impl<'a> Interp<'a> {
     /// Runs `code` in the current frame until it ends ([`Op::End`]) or the frame it runs in
     /// returns ([`Op::Return`] with no caller pushed by this run). On an error the frames
     /// this run pushed are left for the caller to unwind.
+    ///
+    /// The step budget lives in a local (a register) while the hot ops run, instead of being
+    /// loaded and stored for every charge: `self.fuel` is written back before anything else
+    /// reads or charges it (the ops in [`Interp::cold`], every slow path, every exit) and read
+    /// again after.
     pub(super) fn run(&mut self, code: &'a Code) -> R<Value> {
-        let start = self.frames.len();
+        let start = self.nframes;
         let mut code = code;
         let mut pc = 0usize;
+        let mut fuel = self.fuel;
+        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back).
+        macro_rules! pay {
+            ($n:expr, $at:expr) => {
+                match fuel.checked_sub($n as u64) {
+                    Some(f) => {
+                        // A host's time limit (alea_core::Cancel), polled every POLL_STEPS.
+                        if alea_core::Cancel::poll(fuel, f) {
+                            self.fuel = f;
+                            self.out_of_time(code.pay_span($at, fuel, true))?;
+                        }
+                        fuel = f;
+                    }
+                    None => {
+                        self.out_of_steps(code.pay_span($at, fuel, false))?;
+                    }
+                }
+            };
+        }
+        // Runs `$e` with `self.fuel` up to date (it may charge steps or fail), then `?`.
+        macro_rules! sync {
+            ($e:expr) => {{
+                self.fuel = fuel;
+                let r = $e;
+                fuel = self.fuel;
+                r?
+            }};
+        }
+        // Returns `$v` from the running function: to the caller's frame, or out of this run
+        // when the caller is native.
+        macro_rules! ret {
+            ($v:expr) => {{
+                let v = $v;
+                self.pop_slots(self.base);
+                self.depth -= 1;
+                if self.nframes == start {
+                    self.fuel = fuel;
+                    return Ok(v);
+                }
+                self.nframes -= 1;
+                let frame = &mut self.frames[self.nframes];
+                let Some(caller) = frame.code else {
+                    self.fuel = fuel;
+                    return fail("internal: a frame without code", Span::default());
+                };
+                code = caller;
+                pc = frame.pc;
+                self.base = frame.base;
+                self.op_base = frame.op_base;
+                self.closure = frame.closure.take();
+                self.operands.push(v);
+            }};
+        }
         loop {
             let at = pc;
             pc += 1;
             match code.ops[at] {
-                Op::Burn(n) => self.pay(n, code, at)?,
+                Op::Burn(n) => pay!(n, at),
                 Op::Const(c, n) => {
-                    self.pay(n, code, at)?;
-                    let v = match c {
-                        Const::Number(x) => Value::Number(x),
-                        Const::Bool(b) => Value::Bool(b),
-                        Const::Nothing => Value::Nothing,
-                        Const::Text(i) => self.text_constant(i),
-                    };
-                    self.operands.push(v);
+                    pay!(n, at);
+                    match c {
+                        Const::Number(x) => self.operands.push(Value::Number(x)),
+                        Const::Bool(b) => self.operands.push(Value::Bool(b)),
+                        Const::Nothing => self.operands.push(Value::Nothing),
+                        Const::Text(i) => {
+                            let v = self.text_constant(i);
+                            self.operands.push(v);
+                        }
+                    }
                 }
                 Op::Local(slot, n) => {
-                    self.pay(n, code, at)?;
+                    pay!(n, at);
                     // The common case inline: a plain slot outside `was()`.
-                    let v = match &self.stack[self.base + slot as usize] {
+                    match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
-                            Value::Number(*x)
+                            let x = *x;
+                            self.operands.push(Value::Number(x));
                         }
-                        Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
-                        _ => self.read_local(slot, code.spans[at])?,
-                    };
-                    self.operands.push(v);
+                        Slot::Val(v) if self.forbid_locals.is_none() => {
+                            let v = v.clone();
+                            self.operands.push(v);
+                        }
+                        _ => {
+                            let v = sync!(self.read_local(slot, code.spans[at]));
+                            self.operands.push(v);
+                        }
+                    }
                 }
                 Op::Upval(i, n) => {
-                    self.pay(n, code, at)?;
+                    pay!(n, at);
                     let fast = match (self.closure.as_deref(), self.forbid_locals) {
                         (Some(Closure::User { captures, .. }), None) => {
                             captures[i as usize].borrow().clone()
@@ -74,13 +153,8 @@ impl<'a> Interp<'a> {
                     };
                     let v = match fast {
                         Some(v) => v,
-                        None => self.read_upval(i, code.spans[at])?,
+                        None => sync!(self.read_upval(i, code.spans[at])),
                     };
-                    self.operands.push(v);
-                }
-                Op::Global(i, n) => {
-                    self.pay(n, code, at)?;
-                    let v = self.global(&code.names[i as usize], code.spans[at])?;
                     self.operands.push(v);
                 }
                 Op::LocalNum {
@@ -90,58 +164,36 @@ impl<'a> Interp<'a> {
                     cost: n,
                     x,
                 } => {
-                    self.pay(n, code, at)?;
-                    let v = match &self.stack[self.base + slot as usize] {
+                    pay!(n, at);
+                    match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            num_op(op, *a, y)
+                            let a = *a;
+                            self.push_num_op(op, a, y);
                         }
                         _ => {
-                            let a = self.read_local(slot, code.extra[x as usize])?;
-                            self.apply(op, a, Value::Number(y), code.spans[at])?
+                            let a = sync!(self.read_local(slot, code.extra[x as usize]));
+                            let v = sync!(self.apply(op, a, Value::Number(y), code.spans[at]));
+                            self.operands.push(v);
                         }
-                    };
-                    self.operands.push(v);
-                }
-                Op::Func(i, n) => {
-                    self.pay(n, code, at)?;
-                    let f = self.make_closure(i);
-                    self.operands.push(f);
-                }
-                Op::Unary(op) => {
-                    let v = self.pop();
-                    let span = code.spans[at];
-                    let r = match (op, v) {
-                        (UnOp::Neg, Value::Number(x)) => Value::Number(-x),
-                        (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-                        (UnOp::Neg, v) => {
-                            return fail(
-                                format!("Operator - cannot be applied to {}", v.type_name()),
-                                span,
-                            );
-                        }
-                        (UnOp::Not, v) => {
-                            return fail(
-                                format!("Operator ! needs true or false, got {}", v.type_name()),
-                                span,
-                            );
-                        }
-                    };
-                    self.operands.push(r);
+                    }
                 }
                 Op::Binary(op) => {
+                    let n = self.operands.len();
+                    if n >= 2
+                        && let (Value::Number(a), Value::Number(b)) =
+                            (&self.operands[n - 2], &self.operands[n - 1])
+                    {
+                        let (a, b) = (*a, *b);
+                        // Numbers own nothing: forgotten, not dropped (a `truncate` would run
+                        // the drop glue, a jump table per operand).
+                        std::mem::forget(self.operands.pop());
+                        std::mem::forget(self.operands.pop());
+                        self.push_num_op(op, a, b);
+                        continue;
+                    }
                     let y = self.pop();
                     let x = self.pop();
-                    let v = match (&x, &y) {
-                        (Value::Number(a), Value::Number(b)) => {
-                            let v = num_op(op, *a, *b);
-                            // Numbers own nothing: forgotten rather than dropped (the drop
-                            // glue is an out-of-line call per operand).
-                            std::mem::forget(x);
-                            std::mem::forget(y);
-                            v
-                        }
-                        _ => self.apply_other(op, x, y, code.spans[at])?,
-                    };
+                    let v = sync!(self.apply_other(op, x, y, code.spans[at]));
                     self.operands.push(v);
                 }
                 Op::AndOr { op, end, x } => match self.pop() {
@@ -151,70 +203,29 @@ impl<'a> Interp<'a> {
                             pc = end as usize;
                         }
                     }
-                    v => return fail(need_bool(op, &v), code.extra[x as usize]),
+                    v => {
+                        self.fuel = fuel;
+                        return fail(need_bool(op, &v), code.extra[x as usize]);
+                    }
                 },
-                Op::NeedBool(op) => {
-                    if let Some(v) = self.operands.last()
-                        && !matches!(v, Value::Bool(_))
-                    {
-                        return fail(need_bool(op, v), code.spans[at]);
-                    }
-                }
-                Op::MakeList(n) => {
-                    let items = self.operands.split_off(self.operands.len() - n as usize);
-                    self.alloc_items(items.len(), code.spans[at])?;
-                    self.operands.push(Value::list(items));
-                }
-                Op::MakeObject(k) => {
-                    let keys = &code.keys[k as usize];
-                    let values = self.operands.split_off(self.operands.len() - keys.len());
-                    let mut map = Map::with_capacity(keys.len());
-                    for (k, v) in keys.iter().zip(values) {
-                        map.insert(Rc::from(&**k), v);
-                    }
-                    let span = code.spans[at];
-                    self.check_object(map.len(), span)?;
-                    self.alloc_items(2 * map.len(), span)?;
-                    self.operands.push(Value::Object(Rc::new(map)));
-                }
-                Op::Member(i) => {
-                    let recv = self.pop();
-                    let v = self.member(&recv, &code.names[i as usize], code.spans[at])?;
-                    self.operands.push(v);
-                }
-                Op::Method(i, n) => {
-                    let args = self.operands.split_off(self.operands.len() - n as usize);
-                    let recv = self.pop();
-                    let v = self.method(recv, &code.names[i as usize], args, code.spans[at])?;
-                    self.operands.push(v);
-                }
-                Op::Index => {
-                    let key = self.pop();
-                    let recv = self.pop();
-                    let v = self.index(&recv, &key, code.spans[at])?;
-                    self.operands.push(v);
-                }
-                Op::CallBuiltin(b, n) => {
-                    let args = self.operands.split_off(self.operands.len() - n as usize);
-                    let v = self.call_builtin(b, &args, code.spans[at])?;
-                    self.operands.push(v);
-                }
                 Op::CheckCallee => {
                     if let Some(v) = self.operands.last()
                         && !matches!(v, Value::Function(_))
                     {
+                        self.fuel = fuel;
                         return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
                     }
                 }
                 Op::UpvalCallee { i, cost: n, x } => {
-                    self.pay(n, code, at)?;
-                    let f = self.upval_function(i, code.extra[x as usize])?;
+                    pay!(n, at);
+                    let f = sync!(self.upval_function(i, code.extra[x as usize]));
                     self.operands.push(Value::Function(f));
                 }
                 Op::Call(n) => {
                     let n = n as usize;
                     let callee = self.operands.len() - n - 1;
                     let Value::Function(f) = std::mem::take(&mut self.operands[callee]) else {
+                        self.fuel = fuel;
                         return fail("internal: not a function", code.spans[at]);
                     };
                     if let Closure::User { .. } = &*f {
@@ -222,12 +233,12 @@ impl<'a> Interp<'a> {
                         self.stack
                             .extend(self.operands.drain(callee + 1..).map(Slot::Val));
                         self.operands.truncate(callee);
-                        code = self.push_frame(f, new_base, n, code, pc, at)?;
+                        code = sync!(self.push_frame(f, new_base, n, code, pc, at));
                         pc = 0;
                     } else {
                         let args = self.operands.split_off(callee + 1);
                         self.operands.truncate(callee);
-                        let v = self.call(&f, &args, code.spans[at])?;
+                        let v = sync!(self.call(&f, &args, code.spans[at]));
                         self.operands.push(v);
                     }
                 }
@@ -239,36 +250,38 @@ impl<'a> Interp<'a> {
                     cost: n,
                     x,
                 } => {
-                    self.pay(n, code, at)?;
+                    pay!(n, at);
                     let x = x as usize;
-                    let f = self.upval_function(upval, code.extra[x])?;
-                    let arg = match &self.stack[self.base + slot as usize] {
+                    let f = sync!(self.upval_function(upval, code.extra[x]));
+                    let new_base = self.stack.len();
+                    // The argument straight into its slot (see `push_num_op`).
+                    match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            num_op(op, *a, y)
+                            let a = *a;
+                            if is_comparison(op) {
+                                self.stack
+                                    .push(Slot::Val(Value::Bool(compare_num(op, a, y))));
+                            } else {
+                                self.stack.push(Slot::Val(Value::Number(arith(op, a, y))));
+                            }
                         }
                         _ => {
-                            let a = self.read_local(slot, code.extra[x + 1])?;
-                            self.apply(op, a, Value::Number(y), code.extra[x + 2])?
+                            let a = sync!(self.read_local(slot, code.extra[x + 1]));
+                            let v = sync!(self.apply(op, a, Value::Number(y), code.extra[x + 2]));
+                            self.stack.push(Slot::Val(v));
                         }
-                    };
+                    }
                     if let Closure::User { .. } = &*f {
-                        let new_base = self.stack.len();
-                        self.stack.push(Slot::Val(arg));
-                        code = self.push_frame(f, new_base, 1, code, pc, at)?;
+                        code = sync!(self.push_frame(f, new_base, 1, code, pc, at));
                         pc = 0;
                     } else {
-                        let v = self.call(&f, &[arg], code.spans[at])?;
+                        let arg = match self.stack.pop() {
+                            Some(Slot::Val(v)) => v,
+                            _ => Value::Nothing,
+                        };
+                        let v = sync!(self.call(&f, &[arg], code.spans[at]));
                         self.operands.push(v);
                     }
-                }
-                Op::WasCheck(kind) => self.was_check(kind, code.spans[at])?,
-                Op::WasEarlier(kind, i) => {
-                    let current = match kind {
-                        crate::ir::Was::Was => None,
-                        _ => Some(self.pop()),
-                    };
-                    let v = self.was(kind, &code.subs[i as usize], current, code.spans[at])?;
-                    self.operands.push(v);
                 }
                 Op::Jump(t) => pc = t as usize,
                 Op::JumpTrunc(t, height) => {
@@ -278,7 +291,10 @@ impl<'a> Interp<'a> {
                 Op::JumpIfFalse(t) => match self.pop() {
                     Value::Bool(true) => {}
                     Value::Bool(false) => pc = t as usize,
-                    _ => return fail("Condition must evaluate to true or false.", code.spans[at]),
+                    _ => {
+                        self.fuel = fuel;
+                        return fail("Condition must evaluate to true or false.", code.spans[at]);
+                    }
                 },
                 Op::TestLocalCmp {
                     op,
@@ -288,19 +304,15 @@ impl<'a> Interp<'a> {
                     target,
                     x,
                 } => {
-                    self.pay(n, code, at)?;
+                    pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            compare(op, *a, y)
+                            compare_num(op, *a, y)
                         }
-                        _ => None,
-                    };
-                    let b = match b {
-                        Some(b) => b,
-                        None => {
+                        _ => {
                             let x = x as usize;
                             let (local_span, span) = (code.extra[x], code.extra[x + 1]);
-                            self.local_cmp_slow(op, slot, y, local_span, span)?
+                            sync!(self.local_cmp_slow(op, slot, y, local_span, span))
                         }
                     };
                     if !b {
@@ -312,25 +324,25 @@ impl<'a> Interp<'a> {
                         std::mem::forget(v);
                     }
                 }
-                Op::Enter(i) => self.declare_block(&code.blocks[i as usize]),
                 Op::Return => {
                     let v = self.pop();
-                    self.pop_slots(self.base);
-                    self.depth -= 1;
-                    if self.frames.len() == start {
-                        return Ok(v);
-                    }
-                    let Some(frame) = self.frames.pop() else {
-                        return Ok(v);
-                    };
-                    code = frame.code;
-                    pc = frame.pc;
-                    self.base = frame.base;
-                    self.op_base = frame.op_base;
-                    self.closure = frame.closure;
-                    self.operands.push(v);
+                    ret!(v);
                 }
-                Op::End => return Ok(self.pop()),
+                Op::ReturnLocal(slot, n) => {
+                    pay!(n, at);
+                    let v = match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
+                            Value::Number(*x)
+                        }
+                        Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
+                        _ => sync!(self.read_local(slot, code.spans[at])),
+                    };
+                    ret!(v);
+                }
+                Op::End => {
+                    self.fuel = fuel;
+                    return Ok(self.pop());
+                }
                 Op::AssignLocal(i) => {
                     let info = &code.assigns[i as usize];
                     let rhs = self.pop();
@@ -347,7 +359,7 @@ impl<'a> Interp<'a> {
                                 Slot::Val(Value::Text(_)),
                                 Value::Text(_) | Value::Number(_) | Value::Bool(_),
                             ) => {
-                                self.append_to_local(*slot, &rhs, span)?;
+                                sync!(self.append_to_local(*slot, &rhs, span));
                                 continue;
                             }
                             (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
@@ -357,14 +369,7 @@ impl<'a> Interp<'a> {
                             _ => {}
                         }
                     }
-                    self.assign(info, Vec::new(), rhs, span)?;
-                }
-                Op::Assign(i) => {
-                    let info = &code.assigns[i as usize];
-                    let n = info.path.iter().filter(|(k, _)| k.is_none()).count();
-                    let keys = self.operands.split_off(self.operands.len() - n);
-                    let rhs = self.pop();
-                    self.assign(info, keys, rhs, code.spans[at])?;
+                    sync!(self.assign(info, Vec::new(), rhs, span));
                 }
                 Op::NumUpdate {
                     slot,
@@ -387,24 +392,12 @@ impl<'a> Interp<'a> {
                         continue;
                     }
                     // The right-hand node's step.
-                    self.pay(cost::NODE, code, at)?;
+                    pay!(cost::NODE, at);
                     if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
                         *a = compound(op, *a, b);
                     }
                     pc = skip as usize;
                 }
-                Op::ForInStart => match self.pop() {
-                    v @ Value::List(_) => {
-                        self.operands.push(v);
-                        self.operands.push(Value::Number(0.0));
-                    }
-                    v => {
-                        return fail(
-                            format!("for … in needs a List, got {}", v.type_name()),
-                            code.spans[at],
-                        );
-                    }
-                },
                 Op::ForInNext {
                     decls,
                     index,
@@ -415,6 +408,7 @@ impl<'a> Interp<'a> {
                     let (Value::List(items), Value::Number(i)) =
                         (&self.operands[n - 2], &self.operands[n - 1])
                     else {
+                        self.fuel = fuel;
                         return fail("internal: no list to iterate", code.spans[at]);
                     };
                     let i = *i as usize;
@@ -424,7 +418,7 @@ impl<'a> Interp<'a> {
                         continue;
                     };
                     self.operands[n - 1] = Value::Number((i + 1) as f64);
-                    self.pay(cost::PASS, code, at)?;
+                    pay!(cost::PASS, at);
                     let block = &code.blocks[decls as usize];
                     if !block.decls.is_empty() {
                         self.declare_block(block);
@@ -434,15 +428,194 @@ impl<'a> Interp<'a> {
                     }
                     self.store(item, v);
                 }
-                Op::BreakOut(is_break) => {
-                    return Err(if is_break {
-                        Flow::Break
-                    } else {
-                        Flow::Continue
-                    });
+                Op::LoopNext(i) => {
+                    let l = &code.loops[i as usize];
+                    if self.forbid_locals.is_some() {
+                        continue;
+                    }
+                    let b = match l.rhs {
+                        Operand::Num(b) => b,
+                        Operand::Local(y) => match &self.stack[self.base + y as usize] {
+                            Slot::Val(Value::Number(b)) => *b,
+                            _ => continue,
+                        },
+                    };
+                    let i = self.base + l.slot as usize;
+                    if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
+                        continue;
+                    }
+                    // The update's right-hand node, the update, then the pass's steps: one
+                    // charge when both are there (running out in between leaves nothing
+                    // anyone sees, as the run fails), else the first that runs out fails.
+                    match fuel.checked_sub((cost::NODE + l.pass_cost) as u64) {
+                        Some(f) if !alea_core::Cancel::poll(fuel, f) => fuel = f,
+                        _ => {
+                            self.fuel = fuel;
+                            self.burn(cost::NODE as u64, l.rhs_span)?;
+                            self.burn(l.pass_cost as u64, l.span)?;
+                            fuel = self.fuel;
+                        }
+                    }
+                    if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
+                        *a = compound(l.op, *a, b);
+                    }
+                    let go = match &self.stack[self.base + l.cmp_slot as usize] {
+                        Slot::Val(Value::Number(x)) => compare_num(l.cmp, *x, l.y),
+                        _ => sync!(self.local_cmp_slow(
+                            l.cmp,
+                            l.cmp_slot,
+                            l.y,
+                            l.local_span,
+                            l.cond_span
+                        )),
+                    };
+                    pc = if go { l.body } else { l.exit } as usize;
+                }
+                _ => {
+                    self.fuel = fuel;
+                    self.cold(code, at)?;
+                    fuel = self.fuel;
                 }
             }
         }
+    }
+
+    /// Pays op `at`'s `n` steps from `self.fuel` (see [`Code::pay_span`]).
+    fn charge(&mut self, n: u32, code: &Code, at: usize) -> R<()> {
+        let fuel = self.fuel;
+        match fuel.checked_sub(n as u64) {
+            Some(f) => {
+                self.fuel = f;
+                if alea_core::Cancel::poll(fuel, f) {
+                    return self.out_of_time(code.pay_span(at, fuel, true));
+                }
+                Ok(())
+            }
+            None => self.out_of_steps(code.pay_span(at, fuel, false)),
+        }
+    }
+
+    /// The ops that are no loop's or call's hot path, out of line so the dispatch loop stays
+    /// small; none of them jumps. `self.fuel` is up to date.
+    #[inline(never)]
+    fn cold(&mut self, code: &'a Code, at: usize) -> R<()> {
+        match code.ops[at] {
+            Op::Global(i, n) => {
+                self.charge(n, code, at)?;
+                let v = self.global(&code.names[i as usize], code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::Func(i, n) => {
+                self.charge(n, code, at)?;
+                let f = self.make_closure(i);
+                self.operands.push(f);
+            }
+            Op::Unary(op) => {
+                let v = self.pop();
+                let span = code.spans[at];
+                let r = match (op, v) {
+                    (UnOp::Neg, Value::Number(x)) => Value::Number(-x),
+                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnOp::Neg, v) => {
+                        return fail(
+                            format!("Operator - cannot be applied to {}", v.type_name()),
+                            span,
+                        );
+                    }
+                    (UnOp::Not, v) => {
+                        return fail(
+                            format!("Operator ! needs true or false, got {}", v.type_name()),
+                            span,
+                        );
+                    }
+                };
+                self.operands.push(r);
+            }
+            Op::NeedBool(op) => {
+                if let Some(v) = self.operands.last()
+                    && !matches!(v, Value::Bool(_))
+                {
+                    return fail(need_bool(op, v), code.spans[at]);
+                }
+            }
+            Op::MakeList(n) => {
+                let items = self.operands.split_off(self.operands.len() - n as usize);
+                self.alloc_items(items.len(), code.spans[at])?;
+                self.operands.push(Value::list(items));
+            }
+            Op::MakeObject(k) => {
+                let keys = &code.keys[k as usize];
+                let values = self.operands.split_off(self.operands.len() - keys.len());
+                let mut map = Map::with_capacity(keys.len());
+                for (k, v) in keys.iter().zip(values) {
+                    map.insert(Rc::from(&**k), v);
+                }
+                let span = code.spans[at];
+                self.check_object(map.len(), span)?;
+                self.alloc_items(2 * map.len(), span)?;
+                self.operands.push(Value::Object(Rc::new(map)));
+            }
+            Op::Member(i) => {
+                let recv = self.pop();
+                let v = self.member(&recv, &code.names[i as usize], code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::Method(i, n) => {
+                let args = self.operands.split_off(self.operands.len() - n as usize);
+                let recv = self.pop();
+                let v = self.method(recv, &code.names[i as usize], args, code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::Index => {
+                let key = self.pop();
+                let recv = self.pop();
+                let v = self.index(&recv, &key, code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::CallBuiltin(b, n) => {
+                let args = self.operands.split_off(self.operands.len() - n as usize);
+                let v = self.call_builtin(b, &args, code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::WasCheck(kind) => self.was_check(kind, code.spans[at])?,
+            Op::WasEarlier(kind, i) => {
+                let current = match kind {
+                    crate::ir::Was::Was => None,
+                    _ => Some(self.pop()),
+                };
+                let v = self.was(kind, &code.subs[i as usize], current, code.spans[at])?;
+                self.operands.push(v);
+            }
+            Op::Enter(i) => self.declare_block(&code.blocks[i as usize]),
+            Op::Assign(i) => {
+                let info = &code.assigns[i as usize];
+                let n = info.path.iter().filter(|(k, _)| k.is_none()).count();
+                let keys = self.operands.split_off(self.operands.len() - n);
+                let rhs = self.pop();
+                self.assign(info, keys, rhs, code.spans[at])?;
+            }
+            Op::ForInStart => match self.pop() {
+                v @ Value::List(_) => {
+                    self.operands.push(v);
+                    self.operands.push(Value::Number(0.0));
+                }
+                v => {
+                    return fail(
+                        format!("for … in needs a List, got {}", v.type_name()),
+                        code.spans[at],
+                    );
+                }
+            },
+            Op::BreakOut(is_break) => {
+                return Err(if is_break {
+                    Flow::Break
+                } else {
+                    Flow::Continue
+                });
+            }
+            _ => return fail("internal: a hot op in cold", code.spans[at]),
+        }
+        Ok(())
     }
 }
 
