@@ -339,3 +339,68 @@ impl Expr {
         )
     }
 }
+
+/// Dropping a tree with native recursion needs a stack frame per level; a 5,000-deep
+/// `sum sum … 1` chain (which dicelab 0.7 evaluates) would need far more stack than a normal
+/// thread has. So a node with children moves them onto a heap stack and drops them one by
+/// one, each after its own children were moved out: no recursion, whatever the depth.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        take_children(&mut self.kind, &mut stack);
+        while let Some(mut e) = stack.pop() {
+            take_children(&mut e.kind, &mut stack);
+        }
+    }
+}
+
+/// A leaf to leave behind in a box whose node was moved out.
+fn hole() -> Expr {
+    Expr {
+        kind: ExprKind::Empty,
+        span: Span::default(),
+    }
+}
+
+/// Moves the children of `kind` that have children of their own onto `stack` (leaves drop
+/// at once, without touching the stack).
+fn take_children(kind: &mut ExprKind, stack: &mut Vec<Expr>) {
+    use ExprKind::*;
+    let mut take = |e: &mut Expr| {
+        if !matches!(e.kind, Number(_) | Var(_) | Empty) {
+            stack.push(std::mem::replace(e, hole()));
+        }
+    };
+    match kind {
+        Number(_) | Var(_) | Empty => {}
+        Neg(e) | Die(e) | Aggregate(_, e) | Reorder(_, e) => take(e),
+        Binary { lhs: a, rhs: b, .. }
+        | Repeat {
+            count: a, body: b, ..
+        }
+        | Range { lo: a, hi: b, .. }
+        | Filter { n: a, list: b, .. }
+        | Let {
+            value: a, body: b, ..
+        }
+        | While {
+            init: a, body: b, ..
+        }
+        | Foreach {
+            list: a, body: b, ..
+        } => {
+            take(a);
+            take(b);
+        }
+        List(items) => items.iter_mut().for_each(take),
+        If {
+            cond,
+            then_branch,
+            else_branch,
+        } => {
+            take(cond);
+            take(then_branch);
+            take(else_branch);
+        }
+    }
+}

@@ -202,6 +202,8 @@ impl<'a> Parser<'a> {
     }
 
     fn statement(&mut self) -> PResult<Statement> {
+        // A failed statement may have left levels open.
+        self.depth = 0;
         let start = self.tok.span.start as usize;
         let expr = self.expr()?;
         if !matches!(self.tok.kind, TokenKind::Semi | TokenKind::Eof) {
@@ -218,6 +220,11 @@ impl<'a> Parser<'a> {
     fn expr(&mut self) -> PResult<Expr> {
         self.enter()?;
         let first = self.elem()?;
+        self.expr_rest(first)
+    }
+
+    /// The rest of an `expr` (entered) whose first element is `first`.
+    fn expr_rest(&mut self, first: Expr) -> PResult<Expr> {
         if self.tok.kind != TokenKind::Comma {
             self.leave();
             return Ok(first);
@@ -236,25 +243,43 @@ impl<'a> Parser<'a> {
         self.expr().map(Box::new)
     }
 
+    /// An element. A run of `(` opening nested expressions (`((((1))))`, 9,990 deep in 0.7)
+    /// is read with a loop and a count of pending `(`, each with its `expr` entered, rather
+    /// than one native call per parenthesis; on the way out each `(` takes the rest of its
+    /// `expr`, its `)` and, around a single-value content, the element's tail.
     fn elem(&mut self) -> PResult<Expr> {
+        let mut open = 0usize;
+        let mut e = loop {
+            let start = self.tok.span;
+            if self.tok.kind != TokenKind::LParen {
+                break self.elem_other()?;
+            }
+            self.bump();
+            if self.tok.kind == TokenKind::RParen {
+                let close = self.tok.span;
+                self.bump();
+                break self.node(ExprKind::Empty, start.to(close))?;
+            }
+            self.enter()?;
+            open += 1;
+        };
+        for _ in 0..open {
+            let inner = self.expr_rest(e)?;
+            self.expect(TokenKind::RParen, "')'")?;
+            e = if inner.is_scalar_class() {
+                let scalar = self.binary_rest(inner, 0)?;
+                self.scalar_tail(scalar)?
+            } else {
+                inner
+            };
+        }
+        Ok(e)
+    }
+
+    /// An element that does not start with `(`.
+    fn elem_other(&mut self) -> PResult<Expr> {
         let start = self.tok.span;
         match self.tok.kind {
-            TokenKind::LParen => {
-                self.bump();
-                if self.tok.kind == TokenKind::RParen {
-                    let close = self.tok.span;
-                    self.bump();
-                    return self.node(ExprKind::Empty, start.to(close));
-                }
-                let inner = self.expr()?;
-                self.expect(TokenKind::RParen, "')'")?;
-                if inner.is_scalar_class() {
-                    let scalar = self.binary_rest(inner, 0)?;
-                    self.scalar_tail(scalar)
-                } else {
-                    Ok(inner)
-                }
-            }
             TokenKind::Perm | TokenKind::Sort | TokenKind::Rev => {
                 let op = match self.tok.kind {
                     TokenKind::Perm => Reorder::Perm,
@@ -436,23 +461,49 @@ impl<'a> Parser<'a> {
         Ok(lhs)
     }
 
+    /// A run of prefix `-`, `d` and (in atom position) `(` is read with a loop and a stack of
+    /// pending operators rather than one native call per operator, so a 5,000-deep `-(-(…))`
+    /// needs no deep stack. Each pending operator is what the recursive reading would have had
+    /// on the call stack: `-` and `d` wait for their operand `scalar(11)` / `scalar(50)`, `(`
+    /// for its `scalar(0)` and the `)`; the nesting levels are counted the same way.
     fn unary(&mut self) -> PResult<Expr> {
-        let start = self.tok.span;
-        match self.tok.kind {
-            TokenKind::Minus => {
-                self.bump();
-                let operand = self.scalar(11)?;
-                let span = start.to(operand.span);
-                self.node(ExprKind::Neg(Box::new(operand)), span)
-            }
-            TokenKind::D => {
-                self.bump();
-                let operand = self.scalar(50)?;
-                let span = start.to(operand.span);
-                self.node(ExprKind::Die(Box::new(operand)), span)
-            }
-            _ => self.atom(),
+        // (operator, its span, the operand's binding level); `None` is a `(`.
+        let mut pending: Vec<(Option<bool>, Span, u8)> = Vec::new();
+        loop {
+            let start = self.tok.span;
+            let (op, level) = match self.tok.kind {
+                TokenKind::Minus => (Some(true), 11),
+                TokenKind::D => (Some(false), 50),
+                // `(` only in atom position, i.e. after a prefix operator (elem reads a
+                // leading `(` itself).
+                TokenKind::LParen if !pending.is_empty() => (None, 0),
+                _ => break,
+            };
+            self.bump();
+            self.enter()?;
+            pending.push((op, start, level));
         }
+        let mut e = self.atom()?;
+        while let Some((op, start, level)) = pending.pop() {
+            let operand = self.binary_rest(e, level)?;
+            self.leave();
+            e = match op {
+                None => {
+                    self.expect(TokenKind::RParen, "')'")?;
+                    operand
+                }
+                Some(neg) => {
+                    let span = start.to(operand.span);
+                    let kind = if neg {
+                        ExprKind::Neg(Box::new(operand))
+                    } else {
+                        ExprKind::Die(Box::new(operand))
+                    };
+                    self.node(kind, span)?
+                }
+            };
+        }
+        Ok(e)
     }
 
     fn atom(&mut self) -> PResult<Expr> {
@@ -473,18 +524,45 @@ impl<'a> Parser<'a> {
                 self.expect(TokenKind::RParen, "')'")?;
                 Ok(inner)
             }
-            TokenKind::Sum | TokenKind::Prod | TokenKind::Count => {
-                let op = match self.tok.kind {
-                    TokenKind::Sum => Aggregate::Sum,
-                    TokenKind::Prod => Aggregate::Prod,
-                    _ => Aggregate::Count,
-                };
-                self.bump();
-                let operand = self.boxed_expr()?;
-                let span = start.to(operand.span);
-                self.node(ExprKind::Aggregate(op, operand), span)
-            }
+            TokenKind::Sum | TokenKind::Prod | TokenKind::Count => self.aggregates(),
+
             _ => Err(self.unexpected("an expression")),
+        }
+    }
+
+    /// `sum e`, `prod e`, `count e`, where `e` is an `expr`. A run of these keywords
+    /// (`sum sum … 1`) is read with a loop: each keyword after the first opens the `expr` of
+    /// the one before (one nesting level each, as 0.7's parser stack), and on the way back
+    /// out each finished aggregate continues its element (binary operators, `#`, `..`) and
+    /// its `expr` (commas), exactly as the recursive reading would.
+    fn aggregates(&mut self) -> PResult<Expr> {
+        let keyword = |kind: TokenKind| match kind {
+            TokenKind::Sum => Some(Aggregate::Sum),
+            TokenKind::Prod => Some(Aggregate::Prod),
+            TokenKind::Count => Some(Aggregate::Count),
+            _ => None,
+        };
+        let mut pending = Vec::new();
+        while let Some(op) = keyword(self.tok.kind) {
+            if !pending.is_empty() {
+                self.enter()?;
+            }
+            pending.push((op, self.tok.span));
+            self.bump();
+        }
+        let mut operand = self.expr()?;
+        loop {
+            let Some((op, start)) = pending.pop() else {
+                return Err(self.unexpected("an expression"));
+            };
+            let span = start.to(operand.span);
+            let node = self.node(ExprKind::Aggregate(op, Box::new(operand)), span)?;
+            if pending.is_empty() {
+                return Ok(node);
+            }
+            let scalar = self.binary_rest(node, 0)?;
+            let first = self.scalar_tail(scalar)?;
+            operand = self.expr_rest(first)?;
         }
     }
 }

@@ -51,113 +51,124 @@ fn comparison_name(sel: Selector) -> &'static str {
     }
 }
 
-/// Stops writing once `out` is longer than `limit` (so at most one line passes it).
+/// What is left to print: a subtree at a depth, or a fixed line (`then`, `else`, `,`).
+enum Task<'a> {
+    Tree(&'a Expr, usize),
+    Line(usize, &'static str),
+}
+
+/// Stops writing once `out` is longer than `limit` (so at most one line passes it). Works
+/// from a heap stack of [`Task`]s instead of recursing, so a 5,000-deep `sum sum … 1` chain
+/// prints on a normal thread.
 fn write_tree(out: &mut String, expr: &Expr, depth: usize, limit: usize) {
     use ExprKind::*;
-    if out.len() > limit {
-        return;
-    }
-    match &expr.kind {
-        Number(n) => {
-            let mut s = String::new();
-            let _ = write!(s, "{n}");
-            line(out, depth, &s);
+    let mut stack = vec![Task::Tree(expr, depth)];
+    // The tasks of one node, in printing order (pushed onto `stack` reversed).
+    let mut next: Vec<Task> = Vec::new();
+    while let Some(task) = stack.pop() {
+        if out.len() > limit {
+            return;
         }
-        Var(v) => line(out, depth, &v.name),
-        Empty => line(out, depth, "empty list"),
-        Neg(e) => {
-            line(out, depth, "-");
-            write_tree(out, e, depth + 1, limit);
-        }
-        Binary { op, lhs, rhs, .. } => {
-            line(out, depth, op.symbol());
-            write_tree(out, lhs, depth + 1, limit);
-            write_tree(out, rhs, depth + 1, limit);
-        }
-        Die(e) => {
-            line(out, depth, "d");
-            write_tree(out, e, depth + 1, limit);
-        }
-        Aggregate(op, e) => {
-            line(out, depth, op.keyword());
-            write_tree(out, e, depth + 1, limit);
-        }
-        Repeat { count, body, .. } => {
-            line(out, depth, "#");
-            write_tree(out, count, depth + 1, limit);
-            write_tree(out, body, depth + 1, limit);
-        }
-        Range { lo, hi, .. } => {
-            line(out, depth, "..");
-            write_tree(out, lo, depth + 1, limit);
-            write_tree(out, hi, depth + 1, limit);
-        }
-        List(items) => {
-            // `a, b, c` is `,` a (`,` b c) in 0.7.
-            let mut d = depth;
-            for (i, item) in items.iter().enumerate() {
-                // Each item nests one deeper: stop at the limit, or the indents alone are
-                // quadratic.
-                if out.len() > limit {
-                    break;
-                }
-                if i + 1 < items.len() {
-                    line(out, d, ",");
-                    write_tree(out, item, d + 1, limit);
-                    d += 1;
-                } else {
-                    write_tree(out, item, d, limit);
+        let (expr, depth) = match task {
+            Task::Line(depth, label) => {
+                line(out, depth, label);
+                continue;
+            }
+            Task::Tree(expr, depth) => (expr, depth),
+        };
+        let deeper = depth + 1;
+        match &expr.kind {
+            Number(n) => {
+                let mut s = String::new();
+                let _ = write!(s, "{n}");
+                line(out, depth, &s);
+            }
+            Var(v) => line(out, depth, &v.name),
+            Empty => line(out, depth, "empty list"),
+            Neg(e) => {
+                line(out, depth, "-");
+                next.push(Task::Tree(e, deeper));
+            }
+            Binary { op, lhs, rhs, .. } => {
+                line(out, depth, op.symbol());
+                next.extend([Task::Tree(lhs, deeper), Task::Tree(rhs, deeper)]);
+            }
+            Die(e) => {
+                line(out, depth, "d");
+                next.push(Task::Tree(e, deeper));
+            }
+            Aggregate(op, e) => {
+                line(out, depth, op.keyword());
+                next.push(Task::Tree(e, deeper));
+            }
+            Repeat { count, body, .. } => {
+                line(out, depth, "#");
+                next.extend([Task::Tree(count, deeper), Task::Tree(body, deeper)]);
+            }
+            Range { lo, hi, .. } => {
+                line(out, depth, "..");
+                next.extend([Task::Tree(lo, deeper), Task::Tree(hi, deeper)]);
+            }
+            List(items) => {
+                // `a, b, c` is `,` a (`,` b c) in 0.7: each item nests one deeper.
+                let mut d = depth;
+                for (i, item) in items.iter().enumerate() {
+                    if i + 1 < items.len() {
+                        next.extend([Task::Line(d, ","), Task::Tree(item, d + 1)]);
+                        d += 1;
+                    } else {
+                        next.push(Task::Tree(item, d));
+                    }
                 }
             }
+            Reorder(op, e) => {
+                line(out, depth, op.keyword());
+                next.push(Task::Tree(e, deeper));
+            }
+            Filter {
+                drop,
+                selector,
+                n,
+                list,
+                ..
+            } => {
+                let verb = if *drop { "drop" } else { "keep" };
+                let label = if selector.is_comparison() {
+                    format!("{verb} comparison {}", comparison_name(*selector))
+                } else {
+                    format!("{verb} {}", comparison_name(*selector))
+                };
+                line(out, depth, &label);
+                next.extend([Task::Tree(n, deeper), Task::Tree(list, deeper)]);
+            }
+            If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                line(out, depth, "if");
+                next.extend([
+                    Task::Tree(cond, deeper),
+                    Task::Line(depth, "then"),
+                    Task::Tree(then_branch, deeper),
+                    Task::Line(depth, "else"),
+                    Task::Tree(else_branch, deeper),
+                ]);
+            }
+            Let { var, value, body } => {
+                line(out, depth, &format!("let {} = ", var.name));
+                next.extend([Task::Tree(value, deeper), Task::Tree(body, deeper)]);
+            }
+            While { var, init, body } => {
+                line(out, depth, &format!("while {} ", var.name));
+                next.extend([Task::Tree(init, deeper), Task::Tree(body, deeper)]);
+            }
+            Foreach { var, list, body } => {
+                line(out, depth, &format!("foreach {} ", var.name));
+                next.extend([Task::Tree(list, deeper), Task::Tree(body, deeper)]);
+            }
         }
-        Reorder(op, e) => {
-            line(out, depth, op.keyword());
-            write_tree(out, e, depth + 1, limit);
-        }
-        Filter {
-            drop,
-            selector,
-            n,
-            list,
-            ..
-        } => {
-            let verb = if *drop { "drop" } else { "keep" };
-            let label = if selector.is_comparison() {
-                format!("{verb} comparison {}", comparison_name(*selector))
-            } else {
-                format!("{verb} {}", comparison_name(*selector))
-            };
-            line(out, depth, &label);
-            write_tree(out, n, depth + 1, limit);
-            write_tree(out, list, depth + 1, limit);
-        }
-        If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            line(out, depth, "if");
-            write_tree(out, cond, depth + 1, limit);
-            line(out, depth, "then");
-            write_tree(out, then_branch, depth + 1, limit);
-            line(out, depth, "else");
-            write_tree(out, else_branch, depth + 1, limit);
-        }
-        Let { var, value, body } => {
-            line(out, depth, &format!("let {} = ", var.name));
-            write_tree(out, value, depth + 1, limit);
-            write_tree(out, body, depth + 1, limit);
-        }
-        While { var, init, body } => {
-            line(out, depth, &format!("while {} ", var.name));
-            write_tree(out, init, depth + 1, limit);
-            write_tree(out, body, depth + 1, limit);
-        }
-        Foreach { var, list, body } => {
-            line(out, depth, &format!("foreach {} ", var.name));
-            write_tree(out, list, depth + 1, limit);
-            write_tree(out, body, depth + 1, limit);
-        }
+        stack.extend(next.drain(..).rev());
     }
 }
 

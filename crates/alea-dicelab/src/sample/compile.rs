@@ -2,7 +2,7 @@
 //! each shape and computes each node's *cost*, the steps of its parts that always run (see
 //! the step rules in [`crate::sample`]).
 
-use super::node::{L, Need, S};
+use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
 use crate::ops::Operand;
 
@@ -23,6 +23,25 @@ fn die_k(e: &Expr) -> Option<(u64, alea_core::Span)> {
     None
 }
 
+/// The link `e` is, with its operand: `-a`, `d a` (but not `dK`, which has a node of its
+/// own), or an aggregate of a single-value expression other than a variable (`sum x` has one).
+fn link(e: &Expr) -> Option<(Link, &Expr)> {
+    match &e.kind {
+        ExprKind::Neg(a) => Some((Link::Neg, a)),
+        ExprKind::Die(a) if die_k(e).is_none() => Some((Link::Die, a)),
+        ExprKind::Aggregate(op, a)
+            if a.is_scalar_class() && !matches!(a.kind, ExprKind::Var(_)) =>
+        {
+            Some((Link::Agg(*op), a))
+        }
+        _ => None,
+    }
+}
+
+fn link_of(e: &Expr) -> Option<Link> {
+    link(e).map(|(l, _)| l)
+}
+
 impl Compiler {
     pub(super) fn new() -> Compiler {
         Compiler { depth: 0, slots: 0 }
@@ -36,6 +55,27 @@ impl Compiler {
     /// value" error (only list expressions and variables can raise it).
     pub(super) fn scalar(&mut self, e: &Expr, need: Need) -> (S, u64) {
         use ExprKind::*;
+        // Walk down a run of links with a loop (see [`S::Chain`]); the innermost link is
+        // compiled as usual.
+        let mut links = Vec::new();
+        let mut cur = e;
+        while let Some((link, child)) = link(cur)
+            && link_of(child).is_some()
+        {
+            links.push((link, cur.span));
+            cur = child;
+        }
+        if !links.is_empty() {
+            // Every link is one step; the innermost is a link too, never a list or a
+            // variable, so it cannot raise "needs a single value".
+            let (inner, c) = self.scalar(cur, need);
+            let cost = links.len() as u64 + c;
+            let node = S::Chain {
+                links: links.into_boxed_slice(),
+                inner: Box::new(inner),
+            };
+            return (node, cost);
+        }
         let span = e.span;
         match &e.kind {
             Number(n) => (S::Const(*n, span), 1),

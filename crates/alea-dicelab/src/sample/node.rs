@@ -15,9 +15,25 @@ pub(crate) struct Need {
     pub at: Span,
 }
 
+/// One link of a [`S::Chain`]: an operator applied to one value.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Link {
+    Neg,
+    Die,
+    /// `sum`/`prod`/`count` of one value: the value, the value, 1.
+    Agg(Aggregate),
+}
+
 /// Nodes that give one value (the roller's `scalar`: one step at `span`, then the operands).
 #[derive(Clone, Debug)]
 pub(crate) enum S {
+    /// A run of prefix operators on one value (`sum sum … e`, `-(-(… e))`, `d d … e`), outer
+    /// first, as one flat node: evaluating, cloning and dropping it does not recurse per
+    /// link, so 0.7's 5,000-deep chains need no deep stack.
+    Chain {
+        links: Box<[(Link, Span)]>,
+        inner: Box<S>,
+    },
     Const(i32, Span),
     /// A variable that must hold exactly one value.
     Var {

@@ -1,8 +1,8 @@
 //! Evaluation of the nodes that give one value.
 
 use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_dice, select};
-use super::node::{L, Need, S};
-use crate::ast::BinOp;
+use super::node::{L, Link, Need, S};
+use crate::ast::{Aggregate, BinOp};
 use crate::ops;
 
 /// The "needs a single value" error of a list of `len` members.
@@ -36,6 +36,27 @@ impl S {
     fn eval_node<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
         match self {
             S::Const(..) | S::DieK { .. } => self.eval::<P>(cx),
+            S::Chain { links, inner } => {
+                // The links' own steps come first, outer to inner, as each link is entered.
+                for &(_, span) in links.iter() {
+                    cx.own::<P>(1, span)?;
+                }
+                let mut v = inner.eval::<P>(cx)?;
+                for &(link, span) in links.iter().rev() {
+                    v = match link {
+                        Link::Neg => v.wrapping_neg(),
+                        Link::Die => {
+                            if v < 1 {
+                                return Err(ops::bad_die(span, v).into());
+                            }
+                            cx.die(v as u64)
+                        }
+                        Link::Agg(Aggregate::Count) => 1,
+                        Link::Agg(_) => v,
+                    };
+                }
+                Ok(v)
+            }
             S::Var { slot, span, need } => {
                 cx.own::<P>(1, *span)?;
                 match cx.env[*slot][..] {

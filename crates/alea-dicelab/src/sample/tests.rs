@@ -125,6 +125,12 @@ fn tricky_programs_agree() {
         "sum (0-2)#d6, prod 0#d6, count >(1/0) 3#d6, sum (d0)#d6",
         "count >10 sum keep high 2 3#d6, sum (<= 3 d6), prod (drop == 2 d3), count (> 1 (1/0))",
         "let x = d6 in count == x 4#d6",
+        // Chains of prefix operators, compiled flat.
+        "sum sum d6, count sum prod (d3), - - d6, d d d6, sum count sum 3#d6, prod -(-(d4+1))",
+        "d -(-(d3-2))",
+        "sum sum -(1/0)",
+        "d d (d3 - 1)",
+        "let x = 1,2 in sum sum -x",
     ];
     for p in programs {
         agree(p, 5, 200);
