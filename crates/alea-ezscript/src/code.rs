@@ -46,6 +46,9 @@ pub enum Op {
     Unary(UnOp),
     /// Pops two operands, pushes the result.
     Binary(BinOp),
+    /// `a op b` whose operands are both leaves (`bins[i]`), reading them in place instead of
+    /// pushing and popping them: one op for the node and its children.
+    BinLeaves(u32, u32),
     /// `&&` / `||` after its first operand (whose span is `extra[x]`): pops it; when it
     /// decides, pushes it and jumps to `end`.
     AndOr {
@@ -165,6 +168,24 @@ pub struct AssignInfo {
     pub path: Vec<(Option<Name>, Span)>,
 }
 
+/// An operand of [`Op::BinLeaves`]: a read without effects (a local, a number, or
+/// `local op number`).
+#[derive(Debug, Clone, Copy)]
+pub enum Leaf {
+    Local(u32),
+    Num(f64),
+    LocalNum(BinOp, u32, f64),
+}
+
+/// The parts of an [`Op::BinLeaves`]: the operator, each operand with its span and (for a
+/// local) its local's span.
+#[derive(Debug)]
+pub struct BinInfo {
+    pub op: BinOp,
+    pub a: (Leaf, Span, Span),
+    pub b: (Leaf, Span, Span),
+}
+
 /// The parts of an [`Op::LoopNext`].
 #[derive(Debug)]
 pub struct LoopInfo {
@@ -198,6 +219,7 @@ pub struct Code {
     pub assigns: Vec<AssignInfo>,
     pub subs: Vec<Code>,
     pub loops: Vec<LoopInfo>,
+    pub bins: Vec<BinInfo>,
     /// Ops that also pay a parent node's steps ahead of their own (a [`Op::Burn`] folded into
     /// the op after it): (op, the parent's steps, the parent's span), by op.
     pub pre: Vec<(Pc, u32, Span)>,

@@ -64,6 +64,26 @@ fn peephole(mut code: Code) -> Code {
     code
 }
 
+/// A node as an operand of [`Op::BinLeaves`]: a leaf whose steps its parent took over.
+fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
+    #[cfg(test)]
+    if tests::NO_FOLD.get() {
+        return None;
+    }
+    if n.cost != 0 {
+        return None;
+    }
+    let leaf = match n.kind {
+        NodeKind::Local(slot) => (Leaf::Local(slot), n.span, n.span),
+        NodeKind::Const(Const::Number(x)) => (Leaf::Num(x), n.span, n.span),
+        NodeKind::LocalNum(op, slot, y, local_span) => {
+            (Leaf::LocalNum(op, slot, y), n.span, local_span)
+        }
+        _ => return None,
+    };
+    Some(leaf)
+}
+
 /// The jump targets of an op.
 fn targets(op: &mut Op) -> Option<&mut Pc> {
     match op {
@@ -87,6 +107,7 @@ fn cost_of(op: &mut Op) -> Option<&mut u32> {
         | Op::Global(_, c)
         | Op::Func(_, c)
         | Op::ReturnLocal(_, c)
+        | Op::BinLeaves(_, c)
         | Op::LocalNum { cost: c, .. }
         | Op::UpvalCallee { cost: c, .. }
         | Op::CallUpvalLocalNum { cost: c, .. }
@@ -345,6 +366,18 @@ impl Compiler {
                 self.emit(Op::NeedBool(*op), b.span, 0);
                 let end = self.here();
                 self.patch(at, end);
+            }
+            NodeKind::Binary(op, a, b) if leaf(a).is_some() && leaf(b).is_some() => {
+                let (Some(la), Some(lb)) = (leaf(a), leaf(b)) else {
+                    return;
+                };
+                self.code.bins.push(BinInfo {
+                    op: *op,
+                    a: la,
+                    b: lb,
+                });
+                let i = self.code.bins.len() as u32 - 1;
+                self.emit(Op::BinLeaves(i, cost), span, 1);
             }
             NodeKind::Binary(op, a, b) => {
                 self.burn(cost, span);
@@ -695,11 +728,13 @@ mod tests {
     use crate::{Env, Program};
 
     thread_local! {
-        /// Compiles without [`super::fold_burns`], the oracle of the test below.
+        /// Compiles without [`super::fold_burns`] and [`Op::BinLeaves`](super::Op::BinLeaves),
+        /// the oracle of the test below.
         pub static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
-    /// Folding a node's steps into its first child's op changes no outcome: at every step
+    /// Folding a node's steps into its first child's op, and reading leaves in place, change
+    /// no outcome: at every step
     /// budget from none to enough, the same value, or the same error at the same span.
     #[test]
     fn folded_steps_run_out_where_the_tree_did() {
@@ -712,6 +747,8 @@ mod tests {
             "f = func(a, b) { a + b * 2 }; f(1, 2) + f(f(3, 4), 5)",
             "t = \"\"; for x in [1, 2, 3] { t += x; t = t + \"-\" }; t.count + nope",
             "g = func(k) { if k > 0 { g(k - 1) + 1 } else { \"a\" + k } }; g(4)",
+            "a = 2; b = \"x\"; c = a * 3 < a + 7; d = (a % 3) - a / 4; e = a + 1 == 3; b + a * 2 + nope",
+            "u = 1; v = [u - 2 > 0, u + u, u * 2 % 3]; w = v[0] == false; q = true; q + 1",
         ];
         for src in sources {
             NO_FOLD.set(true);

@@ -5,7 +5,7 @@
 
 use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
 use crate::ast::{BinOp, UnOp};
-use crate::code::{Code, Op};
+use crate::code::{BinInfo, Code, Leaf, Op};
 use crate::ir::{Const, Operand, Var, cost};
 use crate::value::{Map, Value};
 use alea_core::Span;
@@ -195,6 +195,17 @@ impl<'a> Interp<'a> {
                     let x = self.pop();
                     let v = sync!(self.apply_other(op, x, y, code.spans[at]));
                     self.operands.push(v);
+                }
+                Op::BinLeaves(i, n) => {
+                    pay!(n, at);
+                    let bin = &code.bins[i as usize];
+                    match (self.leaf_num(bin.a.0), self.leaf_num(bin.b.0)) {
+                        (Some(x), Some(y)) => self.push_num_op(bin.op, x, y),
+                        _ => {
+                            let v = sync!(self.bin_leaves_slow(bin, code.spans[at]));
+                            self.operands.push(v);
+                        }
+                    }
                 }
                 Op::AndOr { op, end, x } => match self.pop() {
                     Value::Bool(b) => {
@@ -478,6 +489,45 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+    }
+
+    /// A leaf's number, when it is one and readable here (else the slow path decides).
+    #[inline(always)]
+    fn leaf_num(&self, leaf: Leaf) -> Option<f64> {
+        if self.forbid_locals.is_some() {
+            return None;
+        }
+        let local = |slot: u32| match &self.stack[self.base + slot as usize] {
+            Slot::Val(Value::Number(x)) => Some(*x),
+            _ => None,
+        };
+        match leaf {
+            Leaf::Num(x) => Some(x),
+            Leaf::Local(slot) => local(slot),
+            Leaf::LocalNum(op, slot, y) if !is_comparison(op) => Some(arith(op, local(slot)?, y)),
+            Leaf::LocalNum(..) => None,
+        }
+    }
+
+    /// A leaf's value in evaluation order, with the errors its op would give.
+    fn leaf_value(&mut self, (leaf, span, local_span): (Leaf, Span, Span)) -> R<Value> {
+        match leaf {
+            Leaf::Num(x) => Ok(Value::Number(x)),
+            Leaf::Local(slot) => self.read_local(slot, span),
+            Leaf::LocalNum(op, slot, y) => {
+                let x = self.read_local(slot, local_span)?;
+                self.apply(op, x, Value::Number(y), span)
+            }
+        }
+    }
+
+    /// [`Op::BinLeaves`] on anything but two numbers.
+    #[cold]
+    #[inline(never)]
+    fn bin_leaves_slow(&mut self, bin: &BinInfo, span: Span) -> R<Value> {
+        let x = self.leaf_value(bin.a)?;
+        let y = self.leaf_value(bin.b)?;
+        self.apply(bin.op, x, y, span)
     }
 
     /// Pays op `at`'s `n` steps from `self.fuel` (see [`Code::pay_span`]).
