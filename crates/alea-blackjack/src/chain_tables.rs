@@ -112,8 +112,7 @@ pub struct ExactTables {
     /// The set of [`ExactTableOptions::set`] found among the pieces.
     pub set: Vec<String>,
     /// P(run ≥ l) of maximal blocks of deals inside the set, l = 1..=`runs_to`; `None` when
-    /// not exact here (built-in presets; a spec whose `first`/`starting with` names set
-    /// pieces under a rule whose start matters), where only the counted table exists.
+    /// not exact here (`tgm3`; a chain over the limits), where only the counted table exists.
     pub set_runs: Option<Vec<Ratio>>,
     /// P(some piece waits `game_drought` deals or more within the first `game_length`), from
     /// the joint chain of all pieces; `None` when not exact here (built-in presets, a chain
@@ -493,21 +492,23 @@ pub fn exact_tables(source: &Source, opts: &ExactTableOptions) -> Result<ExactTa
         .cloned()
         .collect();
     let set_runs = match source {
-        Source::Spec(spec) if !set.is_empty() => set_run_law(spec, &set, opts)?,
-        _ => None,
+        _ if set.is_empty() => None,
+        Source::Spec(spec) => match set_run_law(spec, &set, opts)? {
+            Some(v) => Some(v),
+            None => rule_set_runs(source, &set, opts),
+        },
+        Source::Builtin(_) => rule_set_runs(source, &set, opts),
     };
-    let (some_piece_game_drought, bagginess) = match source {
-        Source::Spec(spec) if opts.joint => (
+    let (some_piece_game_drought, bagginess) = match crate::rule::Rule::of(source) {
+        Ok(rule) if opts.joint => (
             crate::joint::some_piece_drought(
-                spec,
+                &rule,
                 opts.game_length,
                 opts.game_drought,
                 opts.exact.max_states,
             )
             .ok(),
-            crate::joint::bagginess(spec, opts.window, opts.exact.max_states)
-                .ok()
-                .flatten(),
+            crate::joint::bagginess(&rule, opts.window, opts.exact.max_states).ok(),
         ),
         _ => (None, None),
     };
@@ -672,6 +673,32 @@ fn set_run_law(
         &mut cache,
     )?;
     Ok(Some(piece_tables("", &pc, &opts.runs_only()).runs))
+}
+
+/// The run law of a set of pieces on the dealer's own states ([`crate::rule::Rule`]), the
+/// deal marked by whether its piece is in the set: for built-in presets, and for specs where
+/// merging the set's names is not exact (`first`/`starting with` naming set pieces under a
+/// rule that remembers its start). `None` when the dealer has no finite chain or it exceeds
+/// the limits.
+fn rule_set_runs(source: &Source, set: &[String], opts: &ExactTableOptions) -> Option<Vec<Ratio>> {
+    let rule = crate::rule::Rule::of(source).ok()?;
+    let in_set: Vec<bool> = rule.names().iter().map(|n| set.contains(n)).collect();
+    let chain = rule
+        .chain(&|p| in_set[p as usize], opts.exact.max_states)
+        .ok()?;
+    let mut cache = StationaryCache::new();
+    let weight = long_run(&chain, &mut cache, opts.exact.max_solve).ok()?;
+    let start = chain
+        .start
+        .iter()
+        .map(|(s, p)| (p.clone(), 0, 0, *s))
+        .collect();
+    let pc = PieceChain {
+        chain,
+        weight,
+        start,
+    };
+    Some(piece_tables("", &pc, &opts.runs_only()).runs)
 }
 
 /// P(gap ≥ k) of each piece (or of one), with how it was obtained.

@@ -1,37 +1,51 @@
 //! Tables that follow every piece at once, exact: "some piece" game odds (P(some piece waits
 //! k deals or more within the first N)) and bagginess (the long-run share of aligned windows
-//! whose pieces are all distinct). Both run the forward algorithm on the dealer's card-level
-//! states (`preview.rs`), the game odds joined with every piece's wait so far. Renaming pieces
-//! that play the same part changes neither the rule nor these events, so joint states are
-//! merged up to such renamings (see [`canonical`]): a memoryless 7-piece list then has only
-//! sorted wait vectors, not 12^7 of them.
+//! whose pieces are all distinct). Both run the forward algorithm on the dealer's states
+//! ([`Rule`]), the game odds joined with every piece's wait so far. Renaming pieces that play
+//! the same part changes neither the rule nor these events, so joint states are merged up to
+//! such renamings (see [`canonical`]): a memoryless 7-piece list then has only sorted wait
+//! vectors, not 12^7 of them.
 
-use crate::chain::{Key, concrete_key};
-use crate::exact::{ExactError, symmetric_history};
-use crate::randomizer::Dealer;
-use crate::rule::{Rule, representative, spec_outcomes as outcomes};
-use crate::spec::{Core, Spec};
+use crate::chain::{Chain, Edge, Key};
+use crate::exact::{ExactError, StationaryCache, long_run, symmetric_history};
+use crate::rule::{Rule, State, StateLaw, add, representative};
+use crate::spec::Core;
 use alea_prob::Ratio;
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, Zero};
 use std::collections::HashMap;
 
-/// A joint state: the dealer's card-level key, whether `first` is still to come, and each
-/// piece's wait (deals since it was last dealt, or since the start).
+/// A joint state: the dealer's state and each piece's wait (deals since it was last dealt, or
+/// since the start).
 type Joint = (Key, bool, Vec<u32>);
 
 /// How pieces may be renamed without changing the rule: the pieces of each group play the same
-/// part (same multiplicity in the list; in a history, one card each).
+/// part (a spec's pieces of equal multiplicity; in a history, one card each; every tetromino in
+/// `nes`, `7+E bag` and `pairs`, whose rules name no piece).
 struct Symmetry {
-    /// Pieces grouped by multiplicity, each group in index order; empty = no renaming.
+    /// Groups of interchangeable pieces, each in index order; empty = no renaming.
     groups: Vec<Vec<usize>>,
-    /// The cards of each piece, in index order.
+    /// A spec's cards of each piece, in index order.
     cards_of: Vec<Vec<u16>>,
 }
 
 impl Symmetry {
-    fn new(spec: &Spec) -> Symmetry {
+    fn new(rule: &Rule<'_>) -> Symmetry {
+        let spec = match rule {
+            Rule::Spec(spec) => spec,
+            Rule::Nes | Rule::BagPlus(_) | Rule::Pairs => {
+                return Symmetry {
+                    groups: vec![(0..7).collect()],
+                    cards_of: Vec::new(),
+                };
+            }
+            Rule::NesReal | Rule::Gameboy => {
+                return Symmetry {
+                    groups: Vec::new(),
+                    cards_of: Vec::new(),
+                };
+            }
+        };
         let k = spec.pieces.len();
         let mut cards_of = vec![Vec::new(); k];
         for (c, &p) in spec.cards.iter().enumerate() {
@@ -58,32 +72,38 @@ impl Symmetry {
 
 /// The merged form of a joint state: within each group, pieces are renamed so that their
 /// (part in the dealer's state, wait) descriptions are in ascending order. A list's state is
-/// its waits alone; a bag's, per piece, how many of its cards remain (cards of one piece are
-/// interchangeable in a bag); a history's (one card per piece), the slot of the piece's newest
-/// occurrence. Equal descriptions mean interchangeable pieces, so the form is canonical.
-fn canonical(spec: &Spec, sym: &Symmetry, state: Joint) -> Joint {
+/// its waits alone; a bag's (and a round's), per piece, how many of it remain (cards of one
+/// piece are interchangeable in a bag); a history's (one card per piece), the slot of the
+/// piece's newest occurrence; `nes`'s, whether it was the previous piece. Equal descriptions
+/// mean interchangeable pieces, so the form is canonical.
+fn canonical(rule: &Rule<'_>, sym: &Symmetry, state: Joint) -> Joint {
     let (key, first, waits) = state;
     if first || sym.groups.is_empty() {
         return (key, first, waits);
     }
     let k = waits.len();
-    // Per piece: its description in the dealer's state.
-    let part: Vec<u32> = match spec.core {
-        Core::Bag { .. } => {
-            let mut left = vec![0u32; k];
-            for &c in &key[1..] {
-                left[spec.cards[c as usize] as usize] += 1;
-            }
-            left
+    let count = |cards: &[u32], of: &dyn Fn(u32) -> usize| {
+        let mut left = vec![0u32; k];
+        for &c in cards {
+            left[of(c)] += 1;
         }
-        Core::History { .. } => {
-            let mut newest = vec![0u32; k];
-            for (i, &c) in key.iter().enumerate() {
-                newest[spec.cards[c as usize] as usize] = i as u32 + 1;
+        left
+    };
+    let part: Vec<u32> = match rule {
+        Rule::Spec(spec) => match spec.core {
+            Core::Bag { .. } => count(&key[1..], &|c| spec.cards[c as usize] as usize),
+            Core::History { .. } => {
+                let mut newest = vec![0u32; k];
+                for (i, &c) in key.iter().enumerate() {
+                    newest[spec.cards[c as usize] as usize] = i as u32 + 1;
+                }
+                newest
             }
-            newest
-        }
-        _ => vec![0; k],
+            _ => vec![0; k],
+        },
+        Rule::Nes => (0..k as u32).map(|p| u32::from(key[0] == p)).collect(),
+        Rule::BagPlus(_) | Rule::Pairs => count(&key, &|c| c as usize),
+        Rule::NesReal | Rule::Gameboy => return (key, first, waits),
     };
     // rename[p] = the piece p becomes.
     let mut rename: Vec<usize> = (0..k).collect();
@@ -98,31 +118,40 @@ fn canonical(spec: &Spec, sym: &Symmetry, state: Joint) -> Joint {
     for p in 0..k {
         new_waits[rename[p]] = waits[p];
     }
-    let new_key = match spec.core {
-        Core::Bag { .. } => {
-            let mut left = vec![0u32; k];
-            for p in 0..k {
-                left[rename[p]] = part[p];
+    let new_key = match rule {
+        Rule::Spec(spec) => match spec.core {
+            Core::Bag { .. } => {
+                let mut left = vec![0u32; k];
+                for p in 0..k {
+                    left[rename[p]] = part[p];
+                }
+                let mut cards: Vec<u32> = (0..k)
+                    .flat_map(|p| {
+                        sym.cards_of[p][..left[p] as usize]
+                            .iter()
+                            .map(|&c| u32::from(c))
+                    })
+                    .collect();
+                cards.sort_unstable();
+                std::iter::once(key[0]).chain(cards).collect()
             }
-            let mut cards: Vec<u32> = (0..k)
-                .flat_map(|p| {
-                    sym.cards_of[p][..left[p] as usize]
-                        .iter()
-                        .map(|&c| u32::from(c))
-                })
-                .collect();
-            cards.sort_unstable();
-            std::iter::once(key[0]).chain(cards).collect()
-        }
-        Core::History { .. } => {
-            let mapped = key
-                .iter()
-                .map(|&c| {
-                    let p = spec.cards[c as usize] as usize;
-                    u32::from(sym.cards_of[rename[p]][0])
-                })
-                .collect();
-            representative(spec, mapped)
+            Core::History { .. } => {
+                let mapped = key
+                    .iter()
+                    .map(|&c| {
+                        let p = spec.cards[c as usize] as usize;
+                        u32::from(sym.cards_of[rename[p]][0])
+                    })
+                    .collect();
+                representative(spec, mapped)
+            }
+            _ => key,
+        },
+        Rule::Nes if key[0] < 7 => vec![rename[key[0] as usize] as u32],
+        Rule::BagPlus(_) | Rule::Pairs => {
+            let mut v: Vec<u32> = key.iter().map(|&p| rename[p as usize] as u32).collect();
+            v.sort_unstable();
+            v
         }
         _ => key,
     };
@@ -133,18 +162,18 @@ fn canonical(spec: &Spec, sym: &Symmetry, state: Joint) -> Joint {
 /// start included): the counted table's "some piece" odds, exactly. `max_states` bounds the
 /// joint states of one deal.
 pub(crate) fn some_piece_drought(
-    spec: &Spec,
+    rule: &Rule<'_>,
     n: u64,
     k: u64,
     max_states: usize,
 ) -> Result<Ratio, ExactError> {
-    some_piece_drought_with(spec, n, k, max_states, true)
+    some_piece_drought_with(rule, n, k, max_states, true)
 }
 
 /// [`some_piece_drought`], with the renaming of pieces (`reduce`) or without (the reference
 /// the tests compare it with).
 fn some_piece_drought_with(
-    spec: &Spec,
+    rule: &Rule<'_>,
     n: u64,
     k: u64,
     max_states: usize,
@@ -153,29 +182,34 @@ fn some_piece_drought_with(
     if k == 0 {
         return Ok(if n > 0 { Ratio::one() } else { Ratio::zero() });
     }
-    let mut sym = Symmetry::new(spec);
+    if matches!(rule, Rule::NesReal | Rule::Gameboy) {
+        // Their rules tell pieces apart, so no renaming merges states, and the waits of
+        // seven pieces alone reach 12·11·…·6 vectors: refused at once rather than explored.
+        return Err(ExactError::TooManyStates {
+            limit: max_states,
+            needed: None,
+        });
+    }
+    let mut sym = Symmetry::new(rule);
     if !reduce {
         sym.groups.clear();
     }
-    let pieces = spec.pieces.len();
-    let start: Joint = (
-        concrete_key(&Dealer::initial(spec)),
-        spec.first.is_some(),
-        vec![0; pieces],
-    );
+    let pieces = rule.names().len();
+    let (key, first) = rule.initial();
+    let start: Joint = (key, first, vec![0; pieces]);
     // Numerators over one denominator per deal: no gcd until the one result.
-    let mut law: HashMap<Joint, BigUint> = HashMap::from([(start, BigUint::one())]);
-    let mut den = BigUint::one();
+    let mut law: HashMap<Joint, BigUint> = HashMap::from([(start, BigUint::from(1u8))]);
+    let mut den = BigUint::from(1u8);
     let mut hit = Ratio::zero();
     for _ in 0..n {
         let steps: Vec<(Joint, BigUint, Vec<_>)> = law
             .into_iter()
             .map(|(s, m)| {
-                let outs = outcomes(spec, &s.0, s.1);
+                let outs = rule.deals(&(s.0.clone(), s.1));
                 (s, m, outs)
             })
             .collect();
-        let mut l = BigUint::one();
+        let mut l = BigUint::from(1u8);
         for (_, _, outs) in &steps {
             for o in outs {
                 if !l.is_multiple_of(o.prob.denom()) {
@@ -184,11 +218,11 @@ fn some_piece_drought_with(
             }
         }
         let mut next: HashMap<Joint, BigUint> = HashMap::new();
-        let mut done = BigUint::zero();
+        let mut done = BigUint::ZERO;
         for ((_, _, waits), m, outs) in steps {
             for o in outs {
                 let w = &m * (o.prob.numer() * (&l / o.prob.denom()));
-                let p = spec.cards[o.card as usize] as usize;
+                let p = o.piece as usize;
                 let mut new_waits = waits.clone();
                 let mut reached = false;
                 for (q, wq) in new_waits.iter_mut().enumerate() {
@@ -199,9 +233,8 @@ fn some_piece_drought_with(
                     done += w;
                     continue;
                 }
-                let key = representative(spec, o.next);
-                let j = canonical(spec, &sym, (key, false, new_waits));
-                *next.entry(j).or_insert_with(BigUint::zero) += w;
+                let j = canonical(rule, &sym, (o.next, false, new_waits));
+                *next.entry(j).or_insert(BigUint::ZERO) += w;
                 if next.len() > max_states {
                     return Err(ExactError::TooManyStates {
                         limit: max_states,
@@ -211,7 +244,7 @@ fn some_piece_drought_with(
             }
         }
         den *= &l;
-        if !done.is_zero() {
+        if done != BigUint::ZERO {
             hit = &hit + &Ratio::new(done, den.clone());
         }
         law = next;
@@ -222,40 +255,43 @@ fn some_piece_drought_with(
     Ok(hit)
 }
 
-/// P(the next `w` deals are all distinct pieces) from the law `start` over card-level states.
-fn distinct_mass(
-    spec: &Spec,
-    start: &HashMap<(Key, bool), Ratio>,
-    w: usize,
-) -> Result<Ratio, ExactError> {
-    let pieces = spec.pieces.len();
-    if w > pieces {
-        return Ok(Ratio::zero());
-    }
-    // The pieces seen so far in the window, as a sorted list.
-    let mut law: HashMap<(Key, bool, Vec<u16>), Ratio> = start
+/// From the law `start`: P(the next `w` deals are all distinct pieces), and the law of the
+/// state after them.
+fn window(rule: &Rule<'_>, start: &StateLaw, w: usize) -> (Ratio, StateLaw) {
+    // The pieces seen so far in the window (sorted), `None` once one repeated.
+    let mut law: HashMap<(State, Option<Vec<u16>>), Ratio> = start
         .iter()
-        .map(|((k, f), p)| ((k.clone(), *f, Vec::new()), p.clone()))
+        .map(|(s, p)| ((s.clone(), Some(Vec::new())), p.clone()))
         .collect();
     for _ in 0..w {
-        let mut next: HashMap<(Key, bool, Vec<u16>), Ratio> = HashMap::new();
-        for ((key, first, seen), p) in &law {
-            for o in outcomes(spec, key, *first) {
-                let piece = spec.cards[o.card as usize];
-                let Err(at) = seen.binary_search(&piece) else {
-                    continue;
-                };
-                let mut s = seen.clone();
-                s.insert(at, piece);
+        let mut next: HashMap<(State, Option<Vec<u16>>), Ratio> = HashMap::new();
+        for ((state, seen), p) in &law {
+            for o in rule.deals(state) {
+                let seen = seen.as_ref().and_then(|v| match v.binary_search(&o.piece) {
+                    Ok(_) => None,
+                    Err(at) => {
+                        let mut v = v.clone();
+                        v.insert(at, o.piece);
+                        Some(v)
+                    }
+                });
                 let slot = next
-                    .entry((representative(spec, o.next), false, s))
+                    .entry(((o.next, false), seen))
                     .or_insert_with(Ratio::zero);
                 *slot = &*slot + &(p * &o.prob);
             }
         }
         law = next;
     }
-    Ok(crate::chain::sum(law.values()))
+    let mut distinct = Ratio::zero();
+    let mut after = StateLaw::new();
+    for ((state, seen), p) in law {
+        if seen.is_some() {
+            distinct = &distinct + &p;
+        }
+        add(&mut after, state, p);
+    }
+    (distinct, after)
 }
 
 /// The long-run share of aligned windows of `w` deals (from the game's start) whose pieces are
@@ -264,68 +300,115 @@ fn distinct_mass(
 /// again or cycles of coprime lengths) has the dealer's long-run law at every late window
 /// start; a bag's law given how many cards of the round are dealt is its long-run law given
 /// that count from the second round on, and window starts visit the counts j·w mod K equally
-/// often; a sequence is periodic. `None` for other rules (a history whose chain depends on its
-/// start), where only the counted share exists.
-pub(crate) fn bagginess(
-    spec: &Spec,
+/// often. Other rules (sequences, histories that remember their start, the built-in presets)
+/// solve the chain of window starts itself, whose long-run law from the start is that limit.
+pub(crate) fn bagginess(rule: &Rule<'_>, w: usize, max_states: usize) -> Result<Ratio, ExactError> {
+    let w = if w == 0 { rule.names().len() } else { w };
+    if let Rule::Spec(spec) = rule {
+        match spec.core {
+            Core::List => {
+                let start = StateLaw::from([((Vec::new(), false), Ratio::one())]);
+                return Ok(window(rule, &start, w).0);
+            }
+            Core::History { .. } if symmetric_history(spec) => {
+                return Ok(window(rule, &rule.long_run_law(max_states)?, w).0);
+            }
+            Core::Bag { count } => {
+                let pi = rule.long_run_law(max_states)?;
+                let k = u64::from(count);
+                let g = (w as u64).gcd(&k);
+                let phases = k / g;
+                let mut total = Ratio::zero();
+                for j in 0..phases {
+                    let d = (j * g) as u32;
+                    let given: StateLaw = pi
+                        .iter()
+                        .filter(|((key, _), _)| key[0] == d)
+                        .map(|(s, p)| (s.clone(), p.clone()))
+                        .collect();
+                    let mass = crate::chain::sum(given.values());
+                    if !mass.is_zero() {
+                        total = &total + &(&window(rule, &given, w).0 / &mass);
+                    }
+                }
+                return Ok(&total / &Ratio::from_u64(phases, 1));
+            }
+            _ => {}
+        }
+    }
+    window_chain_bagginess(rule, w, max_states)
+}
+
+/// The chain of window starts (the dealer's state every `w` deals from the start), each state
+/// weighted by its long-run share from the start (Cesàro, periodic classes included), times the
+/// probability that its window is distinct.
+fn window_chain_bagginess(
+    rule: &Rule<'_>,
     w: usize,
     max_states: usize,
-) -> Result<Option<Ratio>, ExactError> {
-    let w = if w == 0 { spec.pieces.len() } else { w };
-    match spec.core {
-        Core::List => {
-            let start = HashMap::from([((Vec::new(), false), Ratio::one())]);
-            distinct_mass(spec, &start, w).map(Some)
-        }
-        Core::History { .. } if symmetric_history(spec) => {
-            let pi = Rule::Spec(spec).long_run_law(max_states)?;
-            distinct_mass(spec, &pi, w).map(Some)
-        }
-        Core::Bag { count } => {
-            let pi = Rule::Spec(spec).long_run_law(max_states)?;
-            let k = u64::from(count);
-            let g = (w as u64).gcd(&k);
-            let mut total = Ratio::zero();
-            let phases = k / g;
-            for j in 0..phases {
-                let d = (j * g) as u32;
-                let given: HashMap<(Key, bool), Ratio> = pi
-                    .iter()
-                    .filter(|((key, _), _)| key[0] == d)
-                    .map(|(s, p)| (s.clone(), p.clone()))
-                    .collect();
-                let mass = crate::chain::sum(given.values());
-                if mass.is_zero() {
-                    continue;
+) -> Result<Ratio, ExactError> {
+    let mut index: HashMap<State, usize> = HashMap::new();
+    let mut keys: Vec<Key> = Vec::new();
+    let mut states: Vec<State> = Vec::new();
+    let mut edges: Vec<Vec<Edge>> = Vec::new();
+    let mut distinct: Vec<Ratio> = Vec::new();
+    let initial = rule.initial();
+    index.insert(initial.clone(), 0);
+    states.push(initial);
+    let mut i = 0;
+    while i < states.len() {
+        let s = states[i].clone();
+        keys.push(s.0.iter().copied().chain([u32::from(s.1)]).collect());
+        let (d, after) = window(rule, &StateLaw::from([(s, Ratio::one())]), w);
+        distinct.push(d);
+        let mut list = Vec::new();
+        for (t, p) in after {
+            let to = match index.get(&t) {
+                Some(&j) => j,
+                None => {
+                    if states.len() >= max_states {
+                        return Err(ExactError::TooManyStates {
+                            limit: max_states,
+                            needed: None,
+                        });
+                    }
+                    index.insert(t.clone(), states.len());
+                    states.push(t);
+                    states.len() - 1
                 }
-                total = &total + &(&distinct_mass(spec, &given, w)? / &mass);
-            }
-            Ok(Some(&total / &Ratio::from_u64(phases, 1)))
+            };
+            list.push(Edge {
+                prob: p,
+                is_x: false,
+                from_history: false,
+                to,
+            });
         }
-        Core::Sequence => {
-            // Deterministic: window starts j·w for j = 1..=n cover whole periods of the
-            // position (after the special first window of `first F`).
-            let n = spec.cards.len() as u64;
-            let mut d = crate::Randomizer::new(spec, 0);
-            let deals: Vec<u16> = (0..(n + 1) * w as u64).map(|_| d.deal().0).collect();
-            let distinct = deals[w..]
-                .chunks(w)
-                .filter(|c| {
-                    let mut s: Vec<u16> = c.to_vec();
-                    s.sort_unstable();
-                    s.dedup();
-                    s.len() == w
-                })
-                .count() as u64;
-            Ok(Some(Ratio::from_u64(distinct, n)))
-        }
-        Core::History { .. } => Ok(None),
+        edges.push(list);
+        i += 1;
     }
+    let chain = Chain {
+        keys,
+        edges,
+        start: vec![(0, Ratio::one())],
+    };
+    let opts = crate::exact::ExactOptions::default();
+    let weight = long_run(&chain, &mut StationaryCache::new(), opts.max_solve)
+        .map_err(crate::exact::chain_error)?;
+    Ok(crate::chain::sum(
+        weight
+            .iter()
+            .zip(&distinct)
+            .map(|(a, b)| a * b)
+            .collect::<Vec<_>>()
+            .iter(),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::Spec;
 
     /// Merging renamed pieces changes nothing: the reduced joint chain equals the unreduced
     /// one.
@@ -344,10 +427,19 @@ mod tests {
             "sequence of I,J,L first L",
         ] {
             let spec: Spec = text.parse().unwrap();
+            let rule = Rule::Spec(&spec);
             for (n, k) in [(12, 4), (15, 6), (9, 2)] {
-                let reduced = some_piece_drought_with(&spec, n, k, 100_000, true).unwrap();
-                let full = some_piece_drought_with(&spec, n, k, 100_000, false).unwrap();
+                let reduced = some_piece_drought_with(&rule, n, k, 100_000, true).unwrap();
+                let full = some_piece_drought_with(&rule, n, k, 100_000, false).unwrap();
                 assert_eq!(reduced, full, "{text} n={n} k={k}");
+            }
+        }
+        // The presets whose rules name no piece.
+        for rule in [Rule::Nes, Rule::BagPlus(1), Rule::Pairs] {
+            for (n, k) in [(10, 4), (9, 3)] {
+                let reduced = some_piece_drought_with(&rule, n, k, 100_000, true).unwrap();
+                let full = some_piece_drought_with(&rule, n, k, 1_000_000, false).unwrap();
+                assert_eq!(reduced, full, "n={n} k={k}");
             }
         }
     }
@@ -357,6 +449,7 @@ mod tests {
     #[test]
     fn coin_flips_by_hand() {
         let spec: Spec = "S,Z".parse().unwrap();
+        let spec = Rule::Spec(&spec);
         assert_eq!(
             some_piece_drought(&spec, 3, 3, 1000).unwrap(),
             Ratio::from_u64(1, 4)

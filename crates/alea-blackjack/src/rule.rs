@@ -256,7 +256,19 @@ impl<'a> Rule<'a> {
                 }
             }
         }
-        out
+        // Merge equal deals (the Game Boy's reroll paths repeat them up to 49 times), so that
+        // every walk over these states does one step per distinct outcome.
+        let mut merged: Vec<Deal> = Vec::with_capacity(out.len());
+        for d in out {
+            match merged
+                .iter_mut()
+                .find(|m| m.piece == d.piece && m.next == d.next)
+            {
+                Some(m) => m.prob = &m.prob + &d.prob,
+                None => merged.push(d),
+            }
+        }
+        merged
     }
 
     /// The chain of states from the start, its edges marked `is_x(piece)` (equal edges merged).

@@ -254,19 +254,36 @@ fn set_runs_exact() {
             );
         }
     }
-    assert_eq!(tables("nes", ExactTableOptions::default()).set_runs, None);
+    // Built-in presets: exact on their own states (Monte Carlo in joint_tables.rs).
+    let nes = tables("nes", ExactTableOptions::default())
+        .set_runs
+        .unwrap();
+    assert_eq!(nes[0], Ratio::one());
+    assert!(nes[1] > Ratio::zero() && nes[1] < Ratio::one());
     // Two cards always free: one recurrent class, the start is forgotten, so it is exact.
     let t = tables(
         "I,J,S,Z with 2 history starting with S,Z",
         ExactTableOptions::default(),
     );
     assert!(t.set_runs.is_some());
-    // One card free: the start (which names S and Z) decides the cycle; counted only.
+    // One card free: the start (which names S and Z) decides the cycle, J,S,Z,I forever, so
+    // on the dealer's own states every S/Z run has length 2.
     let t = tables(
         "I,J,S,Z with 3 history starting with S,Z,I",
         ExactTableOptions::default(),
     );
-    assert_eq!(t.set_runs, None);
+    let (one, zero) = (Ratio::one(), Ratio::zero());
+    assert_eq!(
+        t.set_runs,
+        Some(vec![
+            one.clone(),
+            one,
+            zero.clone(),
+            zero.clone(),
+            zero.clone(),
+            zero
+        ])
+    );
 }
 
 /// The fallback lives in the library: exact when possible, else counted with the seed (and

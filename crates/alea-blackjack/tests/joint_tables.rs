@@ -36,9 +36,9 @@ fn bagginess_by_hand() {
     // a window holds both I's (positions 0 and 7) unless it starts at 0 or 1.
     assert_eq!(t.window, 7);
     assert_eq!(t.bagginess, Some(Ratio::from_u64(2, 8)));
-    // Built-in presets have no card-level dealer here: counted only.
+    // Built-in presets with a finite chain have both (built_in_presets_against_counts).
     let nes = tables("nes");
-    assert_eq!((nes.bagginess, nes.some_piece_game_drought), (None, None));
+    assert!(nes.bagginess.is_some() && nes.some_piece_game_drought.is_some());
 }
 
 /// A 7-bag piece never waits 13 deals; memoryless pieces almost surely do within 100 deals;
@@ -110,6 +110,83 @@ fn monte_carlo_agreement() {
             (b - counted.bagginess).abs() <= 8.0 * sd + 1e-9,
             "{text}: bagginess {b} vs {}",
             counted.bagginess
+        );
+    }
+}
+
+/// The finite built-in presets: bagginess from the chain of window starts, "some piece" odds
+/// where the rule names no piece (nes, the bag variants, pairs), S/Z runs on their own states;
+/// all against the counted tables with fixed seeds. A pairs round holds two kinds, so no window
+/// of 7 is a permutation.
+#[test]
+fn built_in_presets_against_counts() {
+    assert_eq!(tables("pairs").bagginess, Some(Ratio::zero()));
+    assert_eq!(tables("nes-real").some_piece_game_drought, None);
+    let tgm3 = exact_tables(&src("tgm3"), &ExactTableOptions::default()).unwrap_err();
+    assert_eq!(tgm3.code(), "X02");
+    for name in ["nes", "nes-real", "gameboy", "7+1bag", "pairs"] {
+        let s = src(name);
+        let exact = tables(name);
+        let opts = TableOptions {
+            deals: 700_000,
+            games: 20_000,
+            ..TableOptions::default()
+        };
+        let counted = stream_tables(|seed| s.randomizer(seed), 5, &opts);
+        let b = exact.bagginess.clone().unwrap().to_f64();
+        let sd = (b * (1.0 - b) / 100_000.0).sqrt();
+        assert!(
+            (b - counted.bagginess).abs() <= 8.0 * sd + 1e-9,
+            "{name}: {b} vs {}",
+            counted.bagginess
+        );
+        if let Some(p) = &exact.some_piece_game_drought {
+            let p = p.to_f64();
+            let sd = (p * (1.0 - p) / opts.games as f64).sqrt();
+            assert!(
+                (p - counted.game_drought).abs() <= 5.0 * sd + 1e-9,
+                "{name}"
+            );
+        }
+        // S/Z runs: P(run ≥ 2) and P(run ≥ 3) against the counted blocks.
+        let runs = exact.set_runs.clone().unwrap();
+        let total: u64 = counted.set_runs.iter().map(|r| r.1).sum();
+        for l in [2u64, 3] {
+            let seen = counted
+                .set_runs
+                .iter()
+                .filter(|r| r.0 >= l)
+                .map(|r| r.1)
+                .sum::<u64>() as f64
+                / total as f64;
+            let p = runs[l as usize - 1].to_f64();
+            let sd = (p * (1.0 - p) / total as f64).sqrt();
+            assert!(
+                (p - seen).abs() <= 6.0 * sd + 1e-9,
+                "{name} S/Z run ≥ {l}: {p} vs {seen}"
+            );
+        }
+    }
+}
+
+/// S/Z runs where merging S and Z into one name is not exact (`first` names S under a rule
+/// that remembers its start): from the dealer's own states. Both deal S,Z,T forever after the
+/// first S, so every S/Z run has length 2.
+#[test]
+fn set_runs_of_start_dependent_specs() {
+    for text in ["sequence of S,Z,T first S", "S,Z,T with 2 history first S"] {
+        let t = tables(text);
+        assert_eq!(
+            t.set_runs,
+            Some(vec![
+                Ratio::one(),
+                Ratio::one(),
+                Ratio::zero(),
+                Ratio::zero(),
+                Ratio::zero(),
+                Ratio::zero()
+            ]),
+            "{text}"
         );
     }
 }
