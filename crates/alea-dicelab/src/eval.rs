@@ -111,10 +111,7 @@ fn run_task(sampler: &Sampler, mut rng: Rng, rolls: u64) -> Result<Histogram, Ro
     for i in 0..rolls {
         // Rolls too short to reach a step poll still stop on a host's time limit.
         if i % 1024 == 1023 && alea_core::Cancel::requested() {
-            let message = alea_core::LimitExceeded::cancelled().to_string();
-            return Err(Box::new(
-                alea_core::Diagnostic::error(message).with_span(sampler.span()),
-            ));
+            return Err(crate::ops::cancelled(sampler.span()));
         }
         match sampler.roll_single(&mut rng)? {
             Some(v) => tally.add(v),

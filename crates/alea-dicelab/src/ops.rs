@@ -1,7 +1,8 @@
-//! The value rules of dicelab.md §3, shared by the sampling evaluator and the exact engine,
-//! and every runtime error they report: the evaluators build their errors only through the
-//! functions at the end of this file, so a failing program reads the same (same text, same
-//! position) in roll, eval and calc.
+//! The value rules of dicelab.md §3, shared by the one concrete evaluator ([`crate::sample`],
+//! roll and eval mode) and the exact engine, and every runtime error they report: the
+//! evaluators build their errors only through the functions at the end of this file, so a
+//! failing program reads the same (same text, same position) in roll, eval and calc. (The
+//! limits of a roll, at the end, are the concrete evaluator's; the exact engine has its own.)
 //!
 //! Values are `i32`; arithmetic wraps in 32-bit two's complement.
 
@@ -286,6 +287,21 @@ pub fn negative_count_message(selector: Selector, n: i32) -> String {
 /// `unknown variable 'x'` at the variable.
 pub fn unknown_variable(at: Span, name: &str) -> Box<Diagnostic> {
     error(at, format!("unknown variable '{name}'"))
+}
+
+/// A list longer than `limit` members (a roll's list limit), at the node that built it.
+pub fn list_too_long(at: Span, limit: usize) -> Box<Diagnostic> {
+    error(at, format!("list too long (more than {limit} elements)"))
+}
+
+/// A roll that took more than `limit` steps, at the node whose step passed it.
+pub fn step_limit(at: Span, limit: u64) -> Box<Diagnostic> {
+    error(at, format!("evaluation step limit of {limit} exceeded"))
+}
+
+/// A host's time limit ([`alea_core::Cancel`]) reached, at the node being evaluated.
+pub fn cancelled(at: Span) -> Box<Diagnostic> {
+    error(at, alea_core::LimitExceeded::cancelled().to_string())
 }
 
 /// A `while` that ran more than `limit` iterations in one evaluation, at the `while`.

@@ -23,10 +23,6 @@ impl From<Box<Diagnostic>> for Stop {
 
 pub(crate) type R<T> = Result<T, Stop>;
 
-pub(crate) fn error(span: Span, message: String) -> Stop {
-    Stop::Error(Box::new(Diagnostic::error(message).with_span(span)))
-}
-
 /// The evaluation context. `P` (on the methods and every node's `eval`) selects the step
 /// accounting: `false` is the fast mode (costs charged ahead, per region), `true` the precise
 /// mode (each node charges its own steps at the roller's moment and span).
@@ -55,10 +51,7 @@ impl Cx<'_> {
     fn add_slow<const P: bool>(&mut self, before: u64, span: Span) -> R<()> {
         if self.steps > MAX_STEPS {
             return Err(if P {
-                error(
-                    span,
-                    format!("evaluation step limit of {MAX_STEPS} exceeded"),
-                )
+                ops::step_limit(span, MAX_STEPS).into()
             } else {
                 // Costs charged ahead may pass the limit before the roll really does.
                 Stop::Retry
@@ -66,10 +59,7 @@ impl Cx<'_> {
         }
         // A host's time limit (alea_core::Cancel), polled every POLL_STEPS steps.
         if alea_core::Cancel::poll(before, self.steps) {
-            return Err(error(
-                span,
-                alea_core::LimitExceeded::cancelled().to_string(),
-            ));
+            return Err(ops::cancelled(span).into());
         }
         Ok(())
     }
@@ -97,10 +87,7 @@ impl Cx<'_> {
 #[inline]
 pub(crate) fn check_len(len: usize, span: Span) -> R<()> {
     if len > MAX_LIST_LEN {
-        return Err(error(
-            span,
-            format!("list too long (more than {MAX_LIST_LEN} elements)"),
-        ));
+        return Err(ops::list_too_long(span, MAX_LIST_LEN).into());
     }
     Ok(())
 }

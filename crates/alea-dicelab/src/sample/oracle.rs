@@ -6,13 +6,9 @@
 
 use crate::ast::{self, Expr, ExprKind, Statement};
 use crate::ops::{self, Operand};
-use alea_core::{Diagnostic, Rng, Span};
+use alea_core::{Rng, Span};
 
 use crate::roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError};
-
-fn error(span: Span, message: impl Into<String>) -> RollError {
-    Box::new(Diagnostic::error(message).with_span(span))
-}
 
 /// Evaluates statements by sampling. Keep one `Oracle` per thread and reuse it: it holds the
 /// environment and the recycled buffers.
@@ -96,10 +92,7 @@ fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
 #[inline]
 fn check_len(len: usize, span: Span) -> Result<(), RollError> {
     if len > MAX_LIST_LEN {
-        return Err(error(
-            span,
-            format!("list too long (more than {MAX_LIST_LEN} elements)"),
-        ));
+        return Err(ops::list_too_long(span, MAX_LIST_LEN));
     }
     Ok(())
 }
@@ -110,17 +103,11 @@ impl Cx<'_, '_> {
         let before = self.r.steps;
         self.r.steps += n;
         if self.r.steps > MAX_STEPS {
-            return Err(error(
-                span,
-                format!("evaluation step limit of {MAX_STEPS} exceeded"),
-            ));
+            return Err(ops::step_limit(span, MAX_STEPS));
         }
         // A host's time limit (alea_core::Cancel), polled every POLL_STEPS steps.
         if alea_core::Cancel::poll(before, self.r.steps) {
-            return Err(error(
-                span,
-                alea_core::LimitExceeded::cancelled().to_string(),
-            ));
+            return Err(ops::cancelled(span));
         }
         Ok(())
     }
