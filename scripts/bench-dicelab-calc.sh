@@ -4,7 +4,9 @@
 #   2. icepool in-process (PyPI, installed in a local virtualenv; one fresh Python process per
 #      program, the evaluation alone timed, median of $RUNS),
 #   3. whole-process `dicelab -c`: alea's binary (when its -c works) and dicelab 0.7
-#      (/usr/bin/dicelab, `apt-get install dicelab`), each cut at $REF_TIMEOUT seconds.
+#      (/usr/bin/dicelab, `apt-get install dicelab`), each cut at $REF_TIMEOUT seconds, and
+#      icepool whole-process (a fresh `python -c` importing icepool, computing and printing
+#      the distribution; median of $RUNS), the comparison issue 16 sets its target on.
 # Prints a markdown table for docs/performance/dicelab-calc.md.
 # Usage: scripts/bench-dicelab-calc.sh   (env: CARGO_TARGET_DIR, RUNS=5, REF_TIMEOUT=10)
 set -euo pipefail
@@ -54,12 +56,15 @@ class MaxRun(icepool.MultisetEvaluator):
 start = time.perf_counter()
 result = %s
 print(time.perf_counter() - start)
+print(result)
 ''' % expr
-times = []
+times, walls = [], []
 for _ in range(runs):
+    start = time.perf_counter()
     out = subprocess.run([sys.executable, '-c', PROG], capture_output=True, text=True, check=True)
-    times.append(float(out.stdout.strip()))
-print(statistics.median(times))
+    walls.append(time.perf_counter() - start)
+    times.append(float(out.stdout.strip().splitlines()[0]))
+print(statistics.median(times), statistics.median(walls))
 PY
 
 echo "building and running the alea bench (cargo bench -p alea-dicelab --bench calc)..." >&2
@@ -85,29 +90,60 @@ if [[ -x "$ALEA_BIN" ]] && [[ "$(echo d6 | "$ALEA_BIN" -c 2>/dev/null | head -n 
     alea_cli_ok=1
 fi
 
-whole() { # whole-process seconds of `$1 -c` on program $2, or ">T" on timeout
-    local start end status=0
-    start=$(date +%s.%N)
-    printf '%s\n' "$2" | timeout "$REF_TIMEOUT" "$1" -c >/dev/null 2>&1 || status=$?
-    end=$(date +%s.%N)
-    if [[ $status -eq 124 ]]; then echo ">$REF_TIMEOUT"; return; fi
-    python3 -c "print(f'{$end - $start:.4f}')"
+cat >"$WORK/wall.py" <<'PY'
+# Whole-process wall time of `BIN -c` on PROGRAM (stdin): the median of RUNS runs, timed by
+# one Python timer around the child (as icepool's whole-process runs are), or ">T" when a run
+# exceeds T seconds.
+import statistics, subprocess, sys, time
+binary, timeout, runs, program = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    try:
+        subprocess.run([binary, '-c'], input=program.encode(), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print(f">{sys.argv[2]}")
+        sys.exit(0)
+    times.append(time.perf_counter() - start)
+print(f"{statistics.median(times):.6f}")
+PY
+
+whole() { # whole-process seconds of `$1 -c` on program $2 (median of $3 runs), or ">T"
+    python3 "$WORK/wall.py" "$1" "$REF_TIMEOUT" "$3" "$2"
 }
 
 fmt() { python3 -c "import sys; v=sys.argv[1]; print(v + ' s' if v.startswith('>') else v if not v[0].isdigit() else f'{float(v)*1e3:.3g} ms')" "$1"; }
 
-echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c | 0.7 dicelab -c |"
-echo "|---|---|---|---|---|---|"
+echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c | icepool whole process | ratio whole | 0.7 dicelab -c |"
+echo "|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r program expr; do
     alea=$(awk -F'\t' -v p="$program" '$1 == p { print $2 }' "$WORK/alea.tsv")
     ice="-"
+    ice_whole="-"
     ratio="-"
-    if [[ "$expr" != "-" ]]; then
-        ice=$("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
-        ratio=$(python3 -c "r = $ice / $alea; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
-    fi
+    ratio_whole="-"
     cli="n/a"
-    if [[ $alea_cli_ok -eq 1 ]]; then cli=$(whole "$ALEA_BIN" "$program"); cli=$(fmt "$cli"); fi
-    ref=$(whole "$REF" "$program")
-    echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $(fmt "$ref") |"
+    if [[ $alea_cli_ok -eq 1 ]]; then
+        cli=$(whole "$ALEA_BIN" "$program" "$RUNS")
+    fi
+    if [[ "$expr" != "-" ]]; then
+        read -r ice ice_whole < <("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
+        ratio=$(python3 -c "r = $ice / $alea; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
+        python3 -c "print($ice / $alea)" >>"$WORK/ratios.txt"
+        if [[ "$cli" != "n/a" && "$cli" != ">"* ]]; then
+            ratio_whole=$(python3 -c "r = $ice_whole / $cli; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
+            python3 -c "print($ice_whole / $cli)" >>"$WORK/ratios_whole.txt"
+        fi
+        ice_whole=$(fmt "$ice_whole")
+    fi
+    [[ "$cli" != "n/a" ]] && cli=$(fmt "$cli")
+    ref=$(whole "$REF" "$program" 1)
+    echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $ice_whole | $ratio_whole | $(fmt "$ref") |"
 done <"$WORK/suite.tsv"
+median() { # median of the ratios in file $1, or "n/a" when none was measured
+    [[ -s "$1" ]] || { echo "n/a"; return; }
+    python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}×')" "$1"
+}
+echo
+echo "Median ratio over icepool: in-process $(median "$WORK/ratios.txt"), whole process $(median "$WORK/ratios_whole.txt")."

@@ -1,4 +1,5 @@
-//! Differential test of the counts-per-face families (calc/faces.rs) against the installed
+//! Differential test of the counts-per-face families (calc/faces.rs) and of `first`/`last` of
+//! `n#die` against the installed
 //! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
 //! enumerate. Each line is a spelling the planning pass reads through counts per face; that
 //! they are *computed* that way (not by the general path) is checked in
@@ -29,6 +30,21 @@ const FAMILIES: &[&str] = &[
     "let x = 4#d6 in let h = high 1 (foreach y in 1..6 do count (==y x)) in if >2 h then d6 else 0",
 ];
 
+/// `first`/`last` (and `drop`) of `n#die`, computed as fewer dice (calc/eval.rs,
+/// `positional_repeat`), next to lists that are not such dice (the general path).
+const POSITIONAL: &[&str] = &[
+    "sum(first 2 (4#d6))",
+    "sum(last 2 (d4#d6))",
+    "sum(drop first 1 (3#d6))",
+    "sum(drop last 2 (d3#d6))",
+    "first 1 (3#d6)",
+    "count (first 3 (d6#d4))",
+    "sum (first 2 (3#(d6,d4)))",
+    "sum (first 2 (3#d6, 2#d4))",
+    "sum(first 0 (3#d6))",
+    "sum (first 2 (3#(1..d3)))",
+];
+
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
     let out = support::program(bin, &["-c"]).stdin(program).output();
     (
@@ -38,12 +54,12 @@ fn run(bin: &str, program: &str) -> (Option<i32>, String) {
 }
 
 #[test]
-fn counts_per_face_families_are_byte_identical_to_0_7() {
+fn planned_families_are_byte_identical_to_0_7() {
     // Fails under CI=true when the reference is missing (.ci/run installs it).
     if !support::require(REFERENCE, std::path::Path::new(REFERENCE).exists()) {
         return;
     }
-    for program in FAMILIES {
+    for program in FAMILIES.iter().chain(POSITIONAL) {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");
         assert!(!theirs.is_empty(), "{program}");

@@ -44,7 +44,8 @@ fn ordered_repeats_fail_on_their_size() {
     for (program, at) in [
         ("let x = 20#d10 in first 1 x", "1:11"),
         ("let x=30#d30 in first 3 x", "1:9"),
-        ("count (first 3 (30#d30))", "1:19"),
+        // A list of pairs is not `n#die`: still listed in order.
+        ("count (first 3 (30#(d30,d30)))", "1:19"),
     ] {
         let e = err(program);
         assert_eq!(
@@ -56,6 +57,9 @@ fn ordered_repeats_fail_on_their_size() {
     // A feasible neighbour: the first die of 3 in order is a d10.
     let d10: String = (1..=10).map(|v| format!("{v:>3}\t1/10\t\n")).collect();
     assert_eq!(exact("let x = 3#d10 in first 1 x"), d10);
+    // `first k (n#die)` directly is k dice (no sequences listed): computed at any n.
+    assert_eq!(exact("count (first 3 (30#d30))"), "  3\t1/1\t\n");
+    assert_eq!(exact("first 1 (20#d10)"), d10);
 }
 
 #[test]

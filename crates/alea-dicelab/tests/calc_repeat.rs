@@ -50,3 +50,36 @@ fn pool_path_equals_the_general_path() {
         assert_eq!(run(&fast), run(&slow), "{fast}");
     }
 }
+
+#[test]
+fn first_and_last_of_identical_dice_are_fewer_dice() {
+    // Any k of n independent identical dice, in order, are k such dice: no enumeration of the
+    // 6^20 sequences of 20#d6 (calc/eval.rs `positional_repeat`).
+    for (program, same_as) in [
+        ("sum(first 3 (20#d6))", "sum(3#d6)"),
+        ("first 1 (20#d10)", "d10"),
+        ("sum(drop first 17 (20#d6))", "sum(3#d6)"),
+        ("sum(last 2 (1000#d20))", "sum(2#d20)"),
+        ("sum(first 5 (3#d6))", "sum(3#d6)"),
+    ] {
+        assert_eq!(run(program), run(same_as), "{program}");
+    }
+    // Random counts, ordered reads and other lists: the general path (the list written with
+    // a trailing `()`, which is not `n#die`) is the oracle.
+    for program in [
+        "count >3 (last 3 (d5#d6))",
+        "sum(drop first 2 (d4#d3))",
+        "first 1 (rev (first 2 (3#d4)))",
+        "sum (first 2 (3#(d6,d4)))",
+        "high 1 (first 2 (d3#(2#d4)))",
+    ] {
+        let general = program
+            .replace("(d5#d6)", "((d5#d6),())")
+            .replace("(d4#d3)", "((d4#d3),())")
+            .replace("(3#d4)", "((3#d4),())")
+            .replace("(3#(d6,d4))", "((3#(d6,d4)),())")
+            .replace("(d3#(2#d4))", "((d3#(2#d4)),())");
+        assert_ne!(program, general);
+        assert_eq!(run(program), run(&general), "{program}");
+    }
+}

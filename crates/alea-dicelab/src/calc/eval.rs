@@ -376,6 +376,60 @@ impl Calc<'_> {
             return Ok(Repr::Dist(n.map(|(_, cut)| Val::new(vec![], *cut))));
         }
         let body_repr = self.eval(body, ordered)?;
+        self.repeat_built(e, n, op_span, body, body_repr, ordered)
+    }
+
+    /// `first k`/`last k` (or their `drop`) of `n#die` for a single-value die: the dice are
+    /// independent and identical, so any k of them in order are distributed as `k#die`
+    /// (order statistics of position need no enumeration): `sum(first 3 (20#d6))` is three
+    /// dice, not 6^20 sequences. Falls back to the list when the body is not such a die.
+    fn positional_repeat(
+        &mut self,
+        k: i32,
+        drop: bool,
+        list: &Expr,
+        ordered: bool,
+    ) -> R<Positional> {
+        let ExprKind::Repeat {
+            count,
+            op_span,
+            body,
+        } = &list.kind
+        else {
+            return Ok(Positional::Other);
+        };
+        let n = self.scalar(count, Operand::Count, *op_span)?;
+        if n.outcomes().all(|(c, _)| *c <= 0) {
+            return Ok(Positional::Other);
+        }
+        // The list is evaluated in order (it is under `first`/`last`), as the general path
+        // would; only its count is changed.
+        let body_repr = self.eval(body, true)?;
+        let die = matches!(&body_repr, Repr::Dist(b)
+            if b.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()));
+        if !die || n.iter().any(|((_, cut), _)| *cut) {
+            let l = self.repeat_built(list, n, *op_span, body, body_repr, true)?;
+            return Ok(Positional::List(l));
+        }
+        let k = k.max(0);
+        let kept = n.map(|&(c, cut)| {
+            let c = c.max(0);
+            (if drop { (c - k).max(0) } else { c.min(k) }, cut)
+        });
+        let r = self.repeat_built(list, kept, *op_span, body, body_repr, ordered)?;
+        Ok(Positional::Kept(r))
+    }
+
+    /// `n#body` once the count and the body are evaluated.
+    fn repeat_built(
+        &mut self,
+        e: &Expr,
+        n: Dist<(i32, bool)>,
+        op_span: Span,
+        body: &Expr,
+        body_repr: Repr,
+        ordered: bool,
+    ) -> R<Repr> {
         if let Repr::Pool(q) = &body_repr
             && !ordered
             && q.is_plain()
@@ -484,7 +538,18 @@ impl Calc<'_> {
         {
             return Err(ops::negative_count(selector_span, selector, *k));
         }
-        let l = self.eval(list, positional || ordered)?;
+        let mut l = None;
+        if positional && let [((k, false), _)] = nd.as_slice() {
+            match self.positional_repeat(*k, drop, list, ordered)? {
+                Positional::Kept(r) => return Ok(r),
+                Positional::List(r) => l = Some(r),
+                Positional::Other => {}
+            }
+        }
+        let l = match l {
+            Some(l) => l,
+            None => self.eval(list, positional || ordered)?,
+        };
         if let (Repr::Pool(p), 1) = (&l, nd.len()) {
             let (k, cut) = *nd.outcomes().next().expect("one outcome");
             if !cut && p.keep.is_none() {
@@ -794,6 +859,16 @@ fn next_permutation(v: &mut [i32]) -> bool {
     v.swap(i - 1, j);
     v[i..].reverse();
     true
+}
+
+/// What [`Calc::positional_repeat`] made of a `first`/`last` list.
+enum Positional {
+    /// The kept dice: the filter's result.
+    Kept(Repr),
+    /// The list itself (its body is not a single-value die): the filter still applies.
+    List(Repr),
+    /// Not `n#die`: evaluate the list as usual.
+    Other,
 }
 
 /// Most components of the pool [`repeat_pool`] builds before the general path takes over.
