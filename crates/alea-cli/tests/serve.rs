@@ -76,6 +76,66 @@ fn dice_distribution_roll_and_errors() {
     s.stop();
 }
 
+/// The table endpoints answer what `alea blackjack --tables`, `--gap-at-least` and `--preview`
+/// answer: the library's exact values (7-bag drought 1/49 at 12, bagginess 1; TGM2 shown
+/// I,J,L,T deals each of them with 4^5/7^6; far into a game a 7-bag repeats I with 1/49), and
+/// the library's errors with their codes.
+#[test]
+fn blackjack_tables_gap_and_preview() {
+    let s = server(Config::default());
+    let (_, v) = post(s.addr(), "/api/blackjack/tables", &json!({"spec": "7bag"}));
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["exact"]["drought"]["I"][12], "1/49");
+    assert_eq!(v["exact"]["bagginess"], "1");
+    assert_eq!(v["bagginess"], 1.0);
+    assert_eq!(v["window"], 7);
+    assert!(v["svg"].as_str().unwrap().contains("<svg"));
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/gap",
+        &json!({"spec": "memoryless", "k": 3, "piece": "T"}),
+    );
+    assert_eq!(
+        v["rows"],
+        json!([{"piece": "T", "probability": 216.0 / 343.0, "exact": "216/343"}])
+    );
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/gap",
+        &json!({"spec": "7bag", "k": 3, "piece": "Q"}),
+    );
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][0]["code"], "X05");
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/preview",
+        &json!({"spec": "tgm2", "shown": "I,J,L,T", "ahead": 2}),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["start"], "game");
+    assert_eq!(v["next"][0]["exact"][0], "1024/117649");
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/preview",
+        &json!({"spec": "7bag", "shown": "I", "long_run": true}),
+    );
+    assert_eq!(v["start"], "long-run");
+    assert_eq!(v["next"][0]["exact"][0], "1/49");
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/preview",
+        &json!({"spec": "tgm3", "shown": "I"}),
+    );
+    assert_eq!(v["errors"][0]["code"], "X02");
+    let (_, v) = post(
+        s.addr(),
+        "/api/blackjack/preview",
+        &json!({"spec": "7bag", "ahead": 21}),
+    );
+    assert_eq!(v["ok"], false);
+    s.stop();
+}
+
 #[test]
 fn blackjack_deal_and_compare() {
     let s = server(Config::default());

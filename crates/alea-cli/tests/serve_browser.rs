@@ -75,6 +75,7 @@ fn the_page_runs_one_example_per_language_in_chromium() {
     for want in [
         "dice: ok rows=23 mean=7",
         "blackjack: ok pieces=140",
+        "bjtables: ok rows=24 bagginess=1 gap12=1/49 preview=1/5",
         "holdem: ok f$raise=1",
         "ezscript: ok text=Summer League #7: buy-in 40",
         "errors: ok line=1 column=9",

@@ -7,9 +7,13 @@ use alea_blackjack::{
 use alea_core::SourceFile;
 use serde_json::{Value, json};
 
+#[path = "blackjack_tables.rs"]
+mod tables;
+pub use tables::{gap, preview, tables};
+
 /// Resolves a spec text or preset name by the library's one rule; `Err` is the response with
 /// the error position.
-fn resolve(text: &str) -> Result<Source, Value> {
+pub(super) fn resolve(text: &str) -> Result<Source, Value> {
     Source::resolve(text).map_err(|e| match e {
         ResolveError::Spec(e) => {
             let file = SourceFile::new("<spec>", text);
@@ -77,8 +81,10 @@ pub fn analyse(input: &Value) -> Value {
         Ok(p) => p.map(str::to_string),
         Err(e) => return e,
     };
+    // The page shows frequencies, means, longest gaps and the first gaps, never E[gap²].
     let opts = ExactOptions {
         max_states: budget::BLACKJACK_STATES,
+        second_moment: false,
         ..ExactOptions::default()
     };
     let mut results = Vec::new();

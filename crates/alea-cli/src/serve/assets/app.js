@@ -47,7 +47,7 @@ async function api(path, body, signal) {
 // old results are dimmed.
 const TABS = {
   dice: { results: ["dice-chart", "dice-tables", "dice-rolls"], errors: "dice-errors" },
-  bj: { results: ["bj-chart", "bj-stats", "bj-deals"], errors: "bj-errors" },
+  bj: { results: ["bj-chart", "bj-stats", "bj-deals", "bj-tables-out"], errors: "bj-errors" },
   oh: { results: ["oh-results", "oh-trace"], errors: "oh-errors" },
   ez: { results: ["ez-result", "ez-clock-out"], errors: "ez-errors" },
 };
@@ -256,6 +256,57 @@ function setupBlackjack(ex) {
   $("bj-deal").addEventListener("click", () => run("bj", bjDeal));
   $("bj-analyse").addEventListener("click", () => run("bj", bjAnalyse));
   $("bj-piece").addEventListener("change", () => run("bj", bjAnalyse));
+  $("bj-tables").addEventListener("click", () => run("bj", bjTables));
+  $("bj-gap").addEventListener("click", () => run("bj", bjGap));
+  $("bj-preview").addEventListener("click", () => run("bj", bjPreview));
+}
+// The table modes ask about randomizer A; the library computes, the page only lays out.
+async function bjAsk(route, body, signal) {
+  const data = await api(route, Object.assign({ spec: bj.a.value }, body), signal);
+  if (data.cancelled) return data;
+  if (data.error) { failed("bj", data); return data; }
+  const box = $("bj-errors"); box.innerHTML = "";
+  if (!data.ok) { const d = document.createElement("div"); box.appendChild(d); showErrors(d, bj.a, data); $("bj-tables-out").innerHTML = ""; }
+  return data;
+}
+const pieceHead = (names) => names.map((n) => `<th><span class="piece ${pieceClass(n)}">${esc(n)}</span></th>`).join("");
+async function bjTables(signal) {
+  const data = await bjAsk("blackjack/tables", {}, signal);
+  if (!data.ok) return data;
+  const names = data.pieces.map((p) => p.piece);
+  const orNot = (x) => (x === null || x === undefined) ? "not exact here" : num(x, 6);
+  let html = `<div class="summary">Tables of A: <code>${esc(data.canonical)}</code> (exact)</div><div class="chart">${data.svg || ""}</div>`;
+  html += `<p class="note">P(some piece waits ${data.game_drought} deals or more within the first ${data.game_length}) ${orNot(data.some_piece)}; bagginess (aligned windows of ${data.window} that are permutations) ${orNot(data.bagginess)}</p>`;
+  html += `<div class="tablewrap"><table class="bj-drought"><thead><tr><th>k</th>${pieceHead(names)}</tr></thead><tbody>`;
+  const rows = data.pieces.length ? data.pieces[0].drought.length : 0;
+  for (let k = 1; k < rows; k++) html += `<tr><td>P(gap ≥ ${k})</td>${data.pieces.map((p) => `<td>${num(p.drought[k], 6)}</td>`).join("")}</tr>`;
+  html += `</tbody></table></div>`;
+  const set = data.set.join("/");
+  html += `<div class="tablewrap"><table class="bj-runs"><thead><tr><th>l</th>${pieceHead(names)}<th>all</th>${data.set_runs ? `<th>${esc(set)}</th>` : ""}</tr></thead><tbody>`;
+  data.runs.forEach((all, l) => {
+    html += `<tr><td>P(run ≥ ${l + 1})</td>${data.pieces.map((p) => `<td>${num(p.runs[l], 6)}</td>`).join("")}<td>${num(all, 6)}</td>${data.set_runs ? `<td>${num(data.set_runs[l], 6)}</td>` : ""}</tr>`;
+  });
+  html += `<tr><td>game</td>${data.pieces.map((p) => `<td>${num(p.game, 6)}</td>`).join("")}</tr></tbody></table></div>`;
+  $("bj-tables-out").innerHTML = html;
+  return data;
+}
+async function bjGap(signal) {
+  const data = await bjAsk("blackjack/gap", { k: Number($("bj-k").value.trim() || "12") }, signal);
+  if (!data.ok) return data;
+  let html = `<div class="summary">A: <code>${esc(data.canonical)}</code>, P(gap ≥ ${data.k}), exact</div><div class="tablewrap"><table class="bj-gap"><tbody>`;
+  for (const r of data.rows) html += `<tr><td><span class="piece ${pieceClass(r.piece)}">${esc(r.piece)}</span></td><td>${num(r.probability, 6)}</td><td><code>${esc(r.exact.length > 40 ? "(" + r.exact.length + " digits)" : r.exact)}</code></td></tr>`;
+  $("bj-tables-out").innerHTML = html + `</tbody></table></div>`;
+  return data;
+}
+async function bjPreview(signal) {
+  const data = await bjAsk("blackjack/preview", { shown: $("bj-shown").value, ahead: Number($("bj-ahead").value.trim() || "1"), long_run: $("bj-longrun").checked }, signal);
+  if (!data.ok) return data;
+  const where = data.start === "long-run" ? "far into a game, the next pieces" : "the game's first pieces";
+  let html = `<div class="summary">A: <code>${esc(data.canonical)}</code>; ${where}: ${esc(data.shown.join(",") || "none")} (probability ${esc(data.probability_shown_exact)})</div>`;
+  html += `<div class="tablewrap"><table class="bj-preview"><thead><tr><th>deal</th>${pieceHead(data.pieces)}</tr></thead><tbody>`;
+  for (const r of data.next) html += `<tr><td>${r.deal}</td>${r.law.map((x, i) => `<td title="${esc(r.exact[i])}">${pct(x)}</td>`).join("")}</tr>`;
+  $("bj-tables-out").innerHTML = html + `</tbody></table></div>`;
+  return data;
 }
 async function bjDeal(signal) {
   const seed = $("bj-seed").value.trim() || "0";
@@ -676,6 +727,18 @@ async function selftest(tab) {
     const pieces = document.querySelectorAll("#bj-deals .piece").length;
     const lines_ = document.querySelectorAll("#bj-chart svg polyline, #bj-chart svg path").length;
     return ok && d.ok && pieces === 140 && lines_ >= 2 ? `ok pieces=${pieces} repeat=${d.results[1].repeat_probability_exact}` : `FAIL pieces=${pieces} lines=${lines_}`;
+  });
+  await check("bjtables", async () => {
+    // Randomizer A is the 7-bag: its drought table ends at 1/49, its bagginess is 1, and a
+    // shown I,T leaves five pieces at 1/5 each.
+    const t = await bjTables();
+    const rows = document.querySelectorAll("#bj-tables-out table.bj-drought tbody tr").length;
+    const g = await bjGap();
+    const p = await bjPreview();
+    const cells = document.querySelectorAll("#bj-tables-out table.bj-preview tbody td").length;
+    return t.ok && g.ok && p.ok && rows === 24 && t.bagginess === 1 && g.rows[0].exact === "1/49" && cells === 24
+      ? `ok rows=${rows} bagginess=${t.bagginess} gap12=${g.rows[0].exact} preview=${p.next[0].exact[6]}`
+      : `FAIL rows=${rows} cells=${cells} ${JSON.stringify(t.errors || g.errors || p.errors)}`;
   });
   await check("holdem", async () => {
     const d = await ohRun();
