@@ -57,7 +57,7 @@ fn peephole(mut code: Code) -> Code {
         }
     }
     #[cfg(test)]
-    if tests::NO_FOLD.get() {
+    if NO_FOLD.get() {
         return code;
     }
     fold_burns(&mut code);
@@ -67,7 +67,7 @@ fn peephole(mut code: Code) -> Code {
 /// A node as an operand of [`Op::BinLeaves`]: a leaf whose steps its parent took over.
 fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
     #[cfg(test)]
-    if tests::NO_FOLD.get() {
+    if NO_FOLD.get() {
         return None;
     }
     if n.cost != 0 {
@@ -82,6 +82,13 @@ fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
         _ => return None,
     };
     Some(leaf)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Compiles without [`fold_burns`] and [`Op::BinLeaves`], and runs loops without the
+    /// evaluator's `fast_loop`: the oracle of the test below (set while compiling and running).
+    pub(crate) static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The jump targets of an op.
@@ -725,13 +732,8 @@ impl Compiler {
 
 #[cfg(test)]
 mod tests {
+    use super::NO_FOLD;
     use crate::{Env, Program};
-
-    thread_local! {
-        /// Compiles without [`super::fold_burns`] and [`Op::BinLeaves`](super::Op::BinLeaves),
-        /// the oracle of the test below.
-        pub static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
 
     /// Folding a node's steps into its first child's op, and reading leaves in place, change
     /// no outcome: at every step
@@ -749,6 +751,7 @@ mod tests {
             "g = func(k) { if k > 0 { g(k - 1) + 1 } else { \"a\" + k } }; g(4)",
             "a = 2; b = \"x\"; c = a * 3 < a + 7; d = (a % 3) - a / 4; e = a + 1 == 3; b + a * 2 + nope",
             "u = 1; v = [u - 2 > 0, u + u, u * 2 % 3]; w = v[0] == false; q = true; q + 1",
+            "k = 0; for i = 0; i < 300; i += 1 { }; j = 0; while j < 200 { j += 2; k -= j }; k",
         ];
         for src in sources {
             NO_FOLD.set(true);
@@ -765,17 +768,57 @@ mod tests {
                     fuel,
                     ..Env::default()
                 };
-                let outcome = |p: &Program| match p.run_display(&env) {
-                    Ok(o) => Ok((o.text, o.steps)),
-                    Err(e) => Err((e.message, e.span)),
+                let outcome = |p: &Program, plain: bool| {
+                    NO_FOLD.set(plain);
+                    let r = match p.run_display(&env) {
+                        Ok(o) => Ok((o.text, o.steps)),
+                        Err(e) => Err((e.message, e.span)),
+                    };
+                    NO_FOLD.set(false);
+                    r
                 };
-                let want = outcome(&plain);
-                assert_eq!(outcome(&folded), want, "{src} with {fuel} steps");
+                let want = outcome(&plain, true);
+                assert_eq!(outcome(&folded, false), want, "{src} with {fuel} steps");
                 if want.is_ok() || fuel > 5000 {
                     break;
                 }
                 fuel += 1;
             }
+        }
+    }
+
+    /// The same across the step budget's polling points (every `POLL_STEPS` steps, where the
+    /// tight loop hands over to the dispatch loop) and the end of a long loop's budget.
+    #[test]
+    fn long_loops_stop_where_the_plain_loop_does() {
+        let src = "s = 0; for i = 0; i < 40000; i += 1 { s += i }; w = 0; while w < 9000 { w += 1 }; s + w";
+        NO_FOLD.set(true);
+        let plain = Program::compile(src).expect("compiles");
+        NO_FOLD.set(false);
+        let folded = Program::compile(src).expect("compiles");
+        let poll = alea_core::POLL_STEPS;
+        let budgets = (0..40)
+            .flat_map(|k| [poll + k, 2 * poll + k, 3 * poll - k, 209_000 + 10 * k])
+            .chain([250_000, 1 << 20]);
+        for fuel in budgets {
+            let env = Env {
+                fuel,
+                ..Env::default()
+            };
+            let outcome = |p: &Program, plain: bool| {
+                NO_FOLD.set(plain);
+                let r = match p.run_display(&env) {
+                    Ok(o) => Ok((o.text, o.steps)),
+                    Err(e) => Err((e.message, e.span)),
+                };
+                NO_FOLD.set(false);
+                r
+            };
+            assert_eq!(
+                outcome(&folded, false),
+                outcome(&plain, true),
+                "{fuel} steps"
+            );
         }
     }
 }

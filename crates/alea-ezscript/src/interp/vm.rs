@@ -294,7 +294,13 @@ impl<'a> Interp<'a> {
                         self.operands.push(v);
                     }
                 }
-                Op::Jump(t) => pc = t as usize,
+                Op::Jump(t) => {
+                    pc = t as usize;
+                    // A loop's back edge: its next passes in the tight loop while they can.
+                    if pc < at {
+                        (pc, fuel) = self.fast_loop(code, pc, fuel);
+                    }
+                }
                 Op::JumpTrunc(t, height) => {
                     self.operands.truncate(self.op_base + height as usize);
                     pc = t as usize;
@@ -440,6 +446,12 @@ impl<'a> Interp<'a> {
                     self.store(item, v);
                 }
                 Op::LoopNext(i) => {
+                    let (next, left) = self.fast_loop(code, at, fuel);
+                    // Passes may have run and stopped at this op again: the steps tell.
+                    if next != at || left != fuel {
+                        (pc, fuel) = (next, left);
+                        continue;
+                    }
                     let l = &code.loops[i as usize];
                     if self.forbid_locals.is_some() {
                         continue;
@@ -489,6 +501,115 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+    }
+
+    /// Runs the ops from `pc` while they are loop ops on plain numbers (a pass's update,
+    /// condition and steps, jumps, `x op= y`), in a small function of its own: no helper is
+    /// called, so the position and the steps stay in registers. Stops, with nothing of that op
+    /// done, at the first op that needs more (another kind, a value that is no number, steps
+    /// running out or a time-limit poll due: the dispatch loop runs it in full); returns where
+    /// it stopped and the steps left (every pass pays steps, so an unchanged budget means
+    /// nothing ran).
+    #[inline(never)]
+    fn fast_loop(&mut self, code: &Code, mut pc: usize, mut fuel: u64) -> (usize, u64) {
+        #[cfg(test)]
+        if crate::compile::NO_FOLD.get() {
+            return (pc, fuel);
+        }
+        if self.forbid_locals.is_some() {
+            return (pc, fuel);
+        }
+        let charge = |fuel: u64, n: u32| {
+            let f = fuel.checked_sub(n as u64)?;
+            ((fuel ^ f) < alea_core::POLL_STEPS).then_some(f)
+        };
+        let base = self.base;
+        let frame = &mut self.stack[base..];
+        let num = |frame: &[Slot], slot: u32| match frame.get(slot as usize) {
+            Some(Slot::Val(Value::Number(x))) => Some(*x),
+            _ => None,
+        };
+        loop {
+            match code.ops[pc] {
+                Op::Jump(t) => pc = t as usize,
+                Op::Burn(n) => {
+                    let Some(f) = charge(fuel, n) else { break };
+                    fuel = f;
+                    pc += 1;
+                }
+                Op::NumUpdate {
+                    slot,
+                    op,
+                    rhs,
+                    skip,
+                } => {
+                    let b = match rhs {
+                        Operand::Num(b) => b,
+                        Operand::Local(y) => match num(frame, y) {
+                            Some(b) => b,
+                            None => break,
+                        },
+                    };
+                    let Some(a) = num(frame, slot) else { break };
+                    let Some(f) = charge(fuel, cost::NODE) else {
+                        break;
+                    };
+                    fuel = f;
+                    if let Some(Slot::Val(Value::Number(s))) = frame.get_mut(slot as usize) {
+                        *s = compound(op, a, b);
+                    }
+                    pc = skip as usize;
+                }
+                Op::TestLocalCmp {
+                    op,
+                    slot,
+                    y,
+                    cost: n,
+                    target,
+                    ..
+                } => {
+                    let Some(a) = num(frame, slot) else { break };
+                    let Some(f) = charge(fuel, n) else { break };
+                    fuel = f;
+                    pc = if compare_num(op, a, y) {
+                        pc + 1
+                    } else {
+                        target as usize
+                    };
+                }
+                Op::LoopNext(i) => {
+                    let l = &code.loops[i as usize];
+                    let b = match l.rhs {
+                        Operand::Num(b) => b,
+                        Operand::Local(y) => match num(frame, y) {
+                            Some(b) => b,
+                            None => break,
+                        },
+                    };
+                    let Some(a) = num(frame, l.slot) else { break };
+                    let Some(c) = num(frame, l.cmp_slot) else {
+                        break;
+                    };
+                    let Some(f) = charge(fuel, cost::NODE + l.pass_cost) else {
+                        break;
+                    };
+                    fuel = f;
+                    let a = compound(l.op, a, b);
+                    if let Some(Slot::Val(Value::Number(s))) = frame.get_mut(l.slot as usize) {
+                        *s = a;
+                    }
+                    // The condition reads the updated slot when it is the counter.
+                    let x = if l.cmp_slot == l.slot { a } else { c };
+                    pc = if compare_num(l.cmp, x, l.y) {
+                        l.body
+                    } else {
+                        l.exit
+                    } as usize;
+                }
+                _ => break,
+            }
+        }
+        (pc, fuel)
     }
 
     /// A leaf's number, when it is one and readable here (else the slow path decides).
