@@ -8,7 +8,7 @@
 #      icepool whole-process (a fresh `python -c` importing icepool, computing and printing
 #      the distribution; median of $RUNS), the comparison issue 16 sets its target on.
 # Prints a markdown table for docs/performance/dicelab-calc.md.
-# Usage: scripts/bench-dicelab-calc.sh   (env: CARGO_TARGET_DIR, RUNS=5, REF_TIMEOUT=10)
+# Usage: scripts/bench-dicelab-calc.sh   (env: CARGO_TARGET_DIR, RUNS=5, ALEA_RUNS=31, REF_TIMEOUT=10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
@@ -64,7 +64,7 @@ for _ in range(runs):
     out = subprocess.run([sys.executable, '-c', PROG], capture_output=True, text=True, check=True)
     walls.append(time.perf_counter() - start)
     times.append(float(out.stdout.strip().splitlines()[0]))
-print(statistics.median(times), statistics.median(walls))
+print(statistics.median(times), statistics.median(walls), min(walls))
 PY
 
 echo "building and running the alea bench (cargo bench -p alea-dicelab --bench calc)..." >&2
@@ -103,19 +103,19 @@ for _ in range(runs):
         subprocess.run([binary, '-c'], input=program.encode(), stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, timeout=timeout)
     except subprocess.TimeoutExpired:
-        print(f">{sys.argv[2]}")
+        print(f">{sys.argv[2]} >{sys.argv[2]}")
         sys.exit(0)
     times.append(time.perf_counter() - start)
-print(f"{statistics.median(times):.6f}")
+print(f"{statistics.median(times):.6f} {min(times):.6f}")
 PY
 
-whole() { # whole-process seconds of `$1 -c` on program $2 (median of $3 runs), or ">T"
+whole() { # whole-process seconds of `$1 -c` on program $2: "MEDIAN MIN" of $3 runs, or ">T >T"
     python3 "$WORK/wall.py" "$1" "$REF_TIMEOUT" "$3" "$2"
 }
 
 fmt() { python3 -c "import sys; v=sys.argv[1]; print(v + ' s' if v.startswith('>') else v if not v[0].isdigit() else f'{float(v)*1e3:.3g} ms')" "$1"; }
 
-echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c | icepool whole process | ratio whole | 0.7 dicelab -c |"
+echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c (median / fastest) | icepool whole process (median / fastest) | ratio whole (medians) | 0.7 dicelab -c |"
 echo "|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r program expr; do
     alea=$(awk -F'\t' -v p="$program" '$1 == p { print $2 }' "$WORK/alea.tsv")
@@ -125,20 +125,23 @@ while IFS=$'\t' read -r program expr; do
     ratio_whole="-"
     cli="n/a"
     if [[ $alea_cli_ok -eq 1 ]]; then
-        cli=$(whole "$ALEA_BIN" "$program" "$RUNS")
+        # Median of ALEA_RUNS (31): a run takes about a millisecond, so a burst of load on a
+        # shared machine would otherwise decide a median of 5.
+        read -r cli cli_min < <(whole "$ALEA_BIN" "$program" "${ALEA_RUNS:-31}")
     fi
     if [[ "$expr" != "-" ]]; then
-        read -r ice ice_whole < <("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
+        read -r ice ice_whole ice_min < <("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
         ratio=$(python3 -c "r = $ice / $alea; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
         python3 -c "print($ice / $alea)" >>"$WORK/ratios.txt"
         if [[ "$cli" != "n/a" && "$cli" != ">"* ]]; then
             ratio_whole=$(python3 -c "r = $ice_whole / $cli; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
             python3 -c "print($ice_whole / $cli)" >>"$WORK/ratios_whole.txt"
+            python3 -c "print($ice_min / $cli_min)" >>"$WORK/ratios_fastest.txt"
         fi
-        ice_whole=$(fmt "$ice_whole")
+        ice_whole="$(fmt "$ice_whole") / $(fmt "$ice_min")"
     fi
-    [[ "$cli" != "n/a" ]] && cli=$(fmt "$cli")
-    ref=$(whole "$REF" "$program" 1)
+    [[ "$cli" != "n/a" ]] && cli="$(fmt "$cli") / $(fmt "$cli_min")"
+    read -r ref _ < <(whole "$REF" "$program" 1)
     echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $ice_whole | $ratio_whole | $(fmt "$ref") |"
 done <"$WORK/suite.tsv"
 median() { # median of the ratios in file $1, or "n/a" when none was measured
@@ -146,4 +149,4 @@ median() { # median of the ratios in file $1, or "n/a" when none was measured
     python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}×')" "$1"
 }
 echo
-echo "Median ratio over icepool: in-process $(median "$WORK/ratios.txt"), whole process $(median "$WORK/ratios_whole.txt")."
+echo "Median ratio over icepool: in-process $(median "$WORK/ratios.txt"), whole process $(median "$WORK/ratios_whole.txt") (medians of the runs), $(median "$WORK/ratios_fastest.txt") (fastest runs)."
