@@ -25,7 +25,9 @@ pub(crate) enum Link {
 }
 
 /// Nodes that give one value (the roller's `scalar`: one step at `span`, then the operands).
+/// An explicit tag byte: dispatch reads it directly instead of decoding a niche.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum S {
     /// A run of prefix operators on one value (`sum sum … e`, `-(-(… e))`, `d d … e`), outer
     /// first, as one flat node: evaluating, cloning and dropping it does not recurse per
@@ -152,8 +154,10 @@ pub(crate) enum S {
     },
 }
 
-/// Nodes that append their members to an output buffer (the roller's `eval_into`).
+/// Nodes that append their members to an output buffer (the roller's `eval_into`), with an
+/// explicit tag byte as [`S`].
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum L {
     /// A single value, pushed; the length is checked at `span`.
     Scalar(S, Span),
