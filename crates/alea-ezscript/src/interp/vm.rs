@@ -1,7 +1,10 @@
 //! The one dispatch loop over [`Code`]: every op of every function runs here; a user call
 //! pushes a [`Frame`] and continues in the callee's code, a return pops it, so EZScript
 //! recursion never recurses natively. Native code re-enters the loop only to call a user
-//! function for a list method (a callback) and for a `was` argument, counted by `nested`.
+//! function for a list method (a callback, counted by `nested`) and for a `was` argument
+//! (nested only as deep as the source; callbacks inside it are counted like any other).
+//! Loop passes on plain numbers run in [`Interp::fast_loop`], a small function whose state
+//! stays in registers.
 
 use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
 use crate::ast::{BinOp, UnOp};
