@@ -125,39 +125,14 @@ fn run_task(sampler: &Sampler, mut rng: Rng, rolls: u64) -> Result<Histogram, Ro
     })
 }
 
-/// Deepest statement evaluated on rayon's worker threads.
+/// Deepest compiled form evaluated on rayon's worker threads.
 const PARALLEL_MAX_DEPTH: usize = 256;
-
-/// Depth of an expression tree, without recursion.
-pub(crate) fn depth(e: &crate::ast::Expr) -> usize {
-    let mut max = 0;
-    let mut stack = vec![(e, 1usize)];
-    while let Some((e, d)) = stack.pop() {
-        max = max.max(d);
-        stack.extend(e.children().into_iter().map(|c| (c, d + 1)));
-    }
-    max
-}
 
 /// The histogram of `rolls` rolls of `statement` with task streams derived from `seed`. A roll
 /// that fails, or gives a list of two or more values, fails the whole evaluation (the error of
 /// the first failing task, in task order).
 pub fn eval(statement: &Statement, rolls: u64, seed: u64) -> Result<Histogram, RollError> {
-    eval_compiled(
-        &Sampler::new(statement),
-        depth(&statement.expr),
-        rolls,
-        seed,
-    )
-}
-
-/// [`eval`] of a statement already compiled; `deep` is its nesting depth.
-pub(crate) fn eval_compiled(
-    sampler: &Sampler,
-    deep: usize,
-    rolls: u64,
-    seed: u64,
-) -> Result<Histogram, RollError> {
+    let sampler = &Sampler::new(statement);
     let tasks = rolls.div_ceil(TASK_ROLLS);
     let mut streams = Vec::with_capacity(tasks as usize);
     let mut rng = Rng::seed_from_u64(seed);
@@ -168,11 +143,11 @@ pub(crate) fn eval_compiled(
         let size = TASK_ROLLS.min(rolls - i * TASK_ROLLS);
         streams.push((rng.clone(), size));
     }
-    // Rayon's workers have small stacks and the evaluator recurses as deep as the statement
-    // nests: deeply nested statements run their tasks here, in the same order, which gives
-    // the same result. With one thread the tasks run here too: handing them to a worker only
+    // Rayon's workers have small stacks and the evaluator recurses as deep as the compiled
+    // form nests (a chain such as `sum sum … 1` is one node): deeply nested statements run
+    // their tasks here, in the same order, which gives the same result. With one thread the tasks run here too: handing them to a worker only
     // adds a wake-up (which a loaded machine makes slow).
-    let serial = deep > PARALLEL_MAX_DEPTH || rayon::current_num_threads() == 1;
+    let serial = sampler.depth() > PARALLEL_MAX_DEPTH || rayon::current_num_threads() == 1;
     // Rayon's workers run under the caller's time limit too.
     let cancel = alea_core::Cancel::current();
     let parts: Vec<Result<Histogram, RollError>> = if serial {

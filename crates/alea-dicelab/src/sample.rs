@@ -48,6 +48,7 @@ pub(crate) struct Sampler {
     root: L,
     cost: u64,
     span: Span,
+    depth: usize,
     env: Vec<Vec<i32>>,
     out: Vec<i32>,
 }
@@ -73,9 +74,15 @@ impl Sampler {
             root,
             cost,
             span: statement.span,
+            depth: c.deepest,
             env: vec![Vec::new(); c.slots],
             out: Vec::new(),
         }
+    }
+
+    /// How deep evaluating the compiled form recurses (nodes, a chain counting one).
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
     }
 
     /// The statement's span.
@@ -138,6 +145,7 @@ impl Sampler {
             span,
             env,
             out,
+            ..
         } = self;
         let mut cx = Cx { rng, env, steps: 0 };
         cx.ahead::<P>(*cost, *span)?;

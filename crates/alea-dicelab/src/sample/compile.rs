@@ -11,6 +11,10 @@ pub(super) struct Compiler {
     depth: usize,
     /// The most bindings ever enclosing a node: the environment's size.
     pub(super) slots: usize,
+    /// Nodes enclosing the node being compiled, and the most ever: how deep evaluating the
+    /// compiled form recurses (a chain is one node).
+    level: usize,
+    pub(super) deepest: usize,
 }
 
 fn die_k(e: &Expr) -> Option<(u64, alea_core::Span)> {
@@ -44,7 +48,12 @@ fn link_of(e: &Expr) -> Option<Link> {
 
 impl Compiler {
     pub(super) fn new() -> Compiler {
-        Compiler { depth: 0, slots: 0 }
+        Compiler {
+            depth: 0,
+            slots: 0,
+            level: 0,
+            deepest: 0,
+        }
     }
 
     fn slot(&self, v: &Var) -> Option<usize> {
@@ -54,6 +63,14 @@ impl Compiler {
     /// A node giving one value, and its cost. `need` names the operand in a "needs a single
     /// value" error (only list expressions and variables can raise it).
     pub(super) fn scalar(&mut self, e: &Expr, need: Need) -> (S, u64) {
+        self.level += 1;
+        self.deepest = self.deepest.max(self.level);
+        let r = self.scalar_node(e, need);
+        self.level -= 1;
+        r
+    }
+
+    fn scalar_node(&mut self, e: &Expr, need: Need) -> (S, u64) {
         use ExprKind::*;
         // Walk down a run of links with a loop (see [`S::Chain`]); the innermost link is
         // compiled as usual.
@@ -314,6 +331,14 @@ impl Compiler {
 
     /// A node appending its members, and its cost.
     pub(super) fn list(&mut self, e: &Expr) -> (L, u64) {
+        self.level += 1;
+        self.deepest = self.deepest.max(self.level);
+        let r = self.list_node(e);
+        self.level -= 1;
+        r
+    }
+
+    fn list_node(&mut self, e: &Expr) -> (L, u64) {
         use ExprKind::*;
         let span = e.span;
         match &e.kind {
