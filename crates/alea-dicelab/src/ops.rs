@@ -1,4 +1,4 @@
-//! The value rules of dicelab.md §3, shared by the one concrete evaluator ([`crate::sample`],
+//! The value rules of dicelab.md §3, shared by the one concrete evaluator (`sample/`,
 //! roll and eval mode) and the exact engine, and every runtime error they report: the
 //! evaluators build their errors only through the functions at the end of this file, so a
 //! failing program reads the same (same text, same position) in roll, eval and calc. (The
