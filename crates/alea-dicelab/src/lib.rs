@@ -119,7 +119,9 @@ pub fn parse_range(
 /// works, found by bisection on programs nested to the limit, in the unoptimised test build,
 /// which needs about twice what a release build does): the worst shape, `sum (1, sum (1, …))`
 /// 9,980 levels deep, needs 27 MiB to parse and roll; `1+(1+(…))` 9 MiB, 9,990 `let`s 10 MiB,
-/// the exact engine on a 9,990-deep `sum` chain 9 MiB. 64 MiB leaves more than twice that.
+/// the exact engine on a 9,990-deep `sum` chain 9 MiB; the exact engine's worst shape
+/// measured, 4,990 nested `sum foreach`, 14 MiB in a release build (docs/performance/
+/// dicelab-calc.md, "Calc's stack"). 64 MiB leaves more than twice the worst release need.
 /// (It was 512 MiB while the chains themselves recursed.)
 pub const BIG_STACK_BYTES: usize = 64 << 20;
 
