@@ -1,5 +1,5 @@
-//! Differential test of the counts-per-face families (calc/faces.rs) and of `first`/`last` of
-//! `n#die` against the installed
+//! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
+//! `n#die` and of `foreach` over a pool against the installed
 //! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
 //! enumerate. Each line is a spelling the planning pass reads through counts per face; that
 //! they are *computed* that way (not by the general path) is checked in
@@ -45,6 +45,19 @@ const POSITIONAL: &[&str] = &[
     "sum (first 2 (3#(1..d3)))",
 ];
 
+/// `foreach y in POOL do G` as a pool of mapped dice (calc/eval.rs, `map_pool`), and bodies
+/// that are not one value per face (the general path).
+const MAPPED: &[&str] = &[
+    "sum (foreach y in 4#d6 do y*y)",
+    "high 1 (foreach y in 3#d6 do 7-y)",
+    "sum (foreach y in d3#d4 do y*2)",
+    "sum (foreach y in (2#d4, 2#d6) do y*y)",
+    "sum(high 2 (foreach y in 4#d6 do d(y)))",
+    "sum (foreach y in (0#d6, 2#d3) do 6/y)",
+    "sum (foreach y in 3#d6 do if >3 y then y else ())",
+    "sum (foreach y in 3#d6 do (y,y))",
+];
+
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
     let out = support::program(bin, &["-c"]).stdin(program).output();
     (
@@ -59,7 +72,7 @@ fn planned_families_are_byte_identical_to_0_7() {
     if !support::require(REFERENCE, std::path::Path::new(REFERENCE).exists()) {
         return;
     }
-    for program in FAMILIES.iter().chain(POSITIONAL) {
+    for program in FAMILIES.iter().chain(POSITIONAL).chain(MAPPED) {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");
         assert!(!theirs.is_empty(), "{program}");

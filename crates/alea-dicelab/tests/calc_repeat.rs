@@ -83,3 +83,36 @@ fn first_and_last_of_identical_dice_are_fewer_dice() {
         assert_eq!(run(program), run(&general), "{program}");
     }
 }
+
+#[test]
+fn foreach_over_a_pool_maps_each_die() {
+    // `foreach y in POOL do G` read as a multiset, G one value per face: a pool of mapped dice
+    // (calc/eval.rs `map_pool`). The twin `foreach y in (POOL, ()) do G` lists the multisets.
+    for (pool, body) in [
+        ("4#d6", "y*y"),
+        ("4#d6", "y+d2"),
+        ("d3#d4", "7-y"),
+        ("(2#d4, 2#d6)", "d(y)"),
+    ] {
+        for agg in ["sum", "count >3", "high 1", "sum (low 2"] {
+            let close = if agg.contains('(') { ")" } else { "" };
+            let fast = format!("{agg} (foreach y in {pool} do {body}){close}");
+            let slow = format!("{agg} (foreach y in (({pool}),()) do {body}){close}");
+            assert_eq!(run(&fast), run(&slow), "{fast}");
+        }
+    }
+    // Bodies that are not one value per face take the general path.
+    for program in [
+        "sum (foreach y in 3#d6 do if >3 y then y else ())",
+        "sum (foreach y in 3#d6 do (y,y))",
+    ] {
+        let slow = program.replace("in 3#d6", "in ((3#d6),())");
+        assert_eq!(run(program), run(&slow), "{program}");
+    }
+    // 100 dice: a convolution, where listing the multisets exceeds the budget.
+    let fast = run("sum (foreach y in 100#d6 do y*y)");
+    let file = SourceFile::new("<t>", "sum (foreach y in ((100#d6),()) do y*y)");
+    let (prog, _) = alea_dicelab::parse(&file);
+    assert!(calc::calculate(&prog.statements[0], &CalcOptions::default()).is_err());
+    assert!(fast.starts_with("100\t1/653318623500070906096690267158057820537143710472954871543071966369497141477376\t\n"), "{}", &fast[..80]);
+}

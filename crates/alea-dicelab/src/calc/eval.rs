@@ -603,7 +603,18 @@ impl Calc<'_> {
     }
 
     fn foreach(&mut self, e: &Expr, list: &Expr, body: &Expr, ordered: bool) -> R<Repr> {
-        let l = self.dist(list, ordered)?;
+        let l = if ordered {
+            self.dist(list, ordered)?
+        } else {
+            match self.eval(list, false)? {
+                Repr::Pool(p) if p.is_plain() => match self.map_pool(&p, body)? {
+                    Some(q) => return Ok(Repr::Pool(q)),
+                    None => self.materialize(&p, list)?,
+                },
+                Repr::Pool(p) => self.materialize(&p, list)?,
+                Repr::Dist(d) => d,
+            }
+        };
         let mut memo: HashMap<i32, Dist<Val>> = HashMap::new();
         let d = self.mix(&l, e.span, "foreach", |this, v| {
             let mut acc = Dist::certain(Val::new(vec![], v.cut()));
@@ -620,6 +631,52 @@ impl Calc<'_> {
             Ok(acc)
         })?;
         Ok(Repr::Dist(d))
+    }
+
+    /// `foreach y in POOL do G` read as a multiset, where G gives one value for each face:
+    /// every member is mapped on its own (G's dice are fresh for each member), so the result
+    /// is a pool of the mapped dice (each die the mixture over its faces of G's
+    /// distribution), summed or kept outcome by outcome like any pool: `sum (foreach y in
+    /// 100#d6 do y*y)` is a convolution, not an enumeration of multisets. `None` (the general
+    /// path decides) when G fails, is cut or gives other than one value at some face.
+    fn map_pool(&mut self, p: &LazyPool, body: &Expr) -> R<Option<LazyPool>> {
+        let mut mapped: HashMap<i32, Dist<i32>> = HashMap::new();
+        let mut components = Vec::with_capacity(p.components.len());
+        for (w, groups) in &p.components {
+            let mut out = Vec::with_capacity(groups.len());
+            // Groups of no dice (the empty start of a concatenation) show no face: G is not
+            // evaluated there, so its errors at such a face stay unreachable.
+            for (die, n) in groups.iter().filter(|(_, n)| *n > 0) {
+                let mut parts = Vec::with_capacity(die.len());
+                for (&y, wy) in die.iter() {
+                    let d = match mapped.get(&y) {
+                        Some(d) => d.clone(),
+                        None => {
+                            self.env.push(Val::one(y, false));
+                            let r = self.dist(body, false);
+                            self.env.pop();
+                            let Ok(r) = r else { return Ok(None) };
+                            if !r.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+                                return Ok(None);
+                            }
+                            let d = r.map(|v| v.items()[0]);
+                            mapped.insert(y, d.clone());
+                            d
+                        }
+                    };
+                    parts.push((wy.clone(), d));
+                }
+                let die =
+                    Dist::mixture(parts, &mut self.budget).map_err(limit(body.span, "foreach"))?;
+                out.push((die, *n));
+            }
+            components.push((w.clone(), out));
+        }
+        Ok(Some(LazyPool {
+            components,
+            filters: Vec::new(),
+            keep: None,
+        }))
     }
 
     /// `let` whose body has no randomness: the body's value for each value of the binding,
