@@ -24,6 +24,7 @@
 use crate::calc::{CalcResult, Outcome};
 use crate::eval::Histogram;
 use alea_prob::{Dist, Moments, Ratio, Weight};
+use std::sync::Arc;
 
 /// A percentile `p` = `numer / scale` per cent, kept exact as written (`97.5` is 975/10).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +86,8 @@ pub struct Row {
 /// A statement's distribution (exact or sampled) read the one way every front end shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    dist: Dist<Outcome>,
+    /// Shared with the [`CalcResult`] it reads, if any.
+    dist: Arc<Dist<Outcome>>,
     truncated: Ratio,
 }
 
@@ -93,7 +95,7 @@ impl Summary {
     /// The exact distribution of calc.
     pub fn exact(result: &CalcResult) -> Summary {
         Summary {
-            dist: result.distribution().clone(),
+            dist: result.shared_distribution(),
             truncated: result.truncated_mass().clone(),
         }
     }
@@ -108,7 +110,7 @@ impl Summary {
         // A histogram has at least one roll; a zero-roll one reads as certain ().
         let dist = Dist::from_weights(weights).unwrap_or_else(|_| Dist::certain(Outcome::Empty));
         Summary {
-            dist,
+            dist: Arc::new(dist),
             truncated: Ratio::zero(),
         }
     }

@@ -25,8 +25,9 @@
 //! assert!(result.render_dicelab(false).starts_with(" ()\t0.500000\t\n  2\t0.013889\t\n"));
 //! ```
 //!
-//! Deeply nested statements recurse deeply: run [`calculate`] inside
-//! [`crate::with_big_stack`] when the input is untrusted.
+//! Deeply nested statements recurse deeply: at the parser's depth limit [`calculate`] needs up
+//! to about 17 MiB of stack in a release build (measured, docs/performance/dicelab-calc.md
+//! "Calc's stack"); run it inside [`crate::with_big_stack`] when the input is untrusted.
 
 mod concrete;
 mod eval;
@@ -42,6 +43,7 @@ use alea_core::{Diagnostic, Span};
 use alea_prob::{Budget, Dist, Moments, Ratio};
 use eval::{Calc, Repr};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// Options of a calculation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,7 +92,8 @@ impl Outcome {
 /// The exact distribution of a statement's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CalcResult {
-    dist: Dist<Outcome>,
+    /// Shared with every [`crate::Summary`] read from it (no copy at 10^7 outcomes).
+    dist: Arc<Dist<Outcome>>,
     truncated: Ratio,
 }
 
@@ -98,6 +101,11 @@ impl CalcResult {
     /// The distribution (ascending, `()` first), with integer weights over a common total.
     pub fn distribution(&self) -> &Dist<Outcome> {
         &self.dist
+    }
+
+    /// The distribution, shared (for [`crate::Summary`]).
+    pub(crate) fn shared_distribution(&self) -> Arc<Dist<Outcome>> {
+        Arc::clone(&self.dist)
     }
 
     /// Every outcome with p > 0 and its exact probability, ascending with `()` first.
@@ -215,16 +223,17 @@ pub fn calculate_expr(
             calc.materialize(&p, expr).map_err(|d| *d)?
         }
     };
-    if let Some(v) = d.outcomes().find(|v| v.items().len() >= 2) {
-        return Err(not_single(at_start, v.items().len()));
-    }
+    // The first outcome (ascending) that is a list of two or more values is the error.
+    let dist = d.try_map(|v| match v.items() {
+        [] => Ok(Outcome::Empty),
+        [x] => Ok(Outcome::Value(*x)),
+        more => Err(not_single(at_start, more.len())),
+    })?;
     let truncated = d.probability_of(|v| v.cut());
-    let dist = d.map(|v| match v.items() {
-        [] => Outcome::Empty,
-        [x] => Outcome::Value(*x),
-        _ => unreachable!("checked above"),
-    });
-    Ok(CalcResult { dist, truncated })
+    Ok(CalcResult {
+        dist: Arc::new(dist),
+        truncated,
+    })
 }
 
 fn not_single(at: Span, k: usize) -> Diagnostic {
