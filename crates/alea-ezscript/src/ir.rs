@@ -294,4 +294,8 @@ pub struct Proto {
     /// The body in the flat form the evaluator runs ([`crate::compile::function`]).
     pub code: crate::code::Code,
     pub span: Span,
+    /// What its program was compiled from: `script` or `template`, a newline, the source.
+    /// Compiling is deterministic, so programs of equal origins have equal tables and a
+    /// function value of one runs in the other (`interp/call.rs`, `enter`).
+    pub origin: Arc<str>,
 }

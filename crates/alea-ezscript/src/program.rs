@@ -120,6 +120,7 @@ fn finish(resolver: Resolver) -> Vec<Arc<Proto>> {
                     },
                     code: Code::default(),
                     span: Span::default(),
+                    origin: Arc::from(""),
                 })
             })
         })
@@ -145,6 +146,7 @@ impl Program {
             return Err(diags);
         }
         let mut resolver = Resolver::new();
+        resolver.origin = Arc::from(format!("script\n{src}"));
         let body = resolver.chunk(&ast);
         diags.append(&mut resolver.diags);
         if !diags.is_empty() {
@@ -263,6 +265,7 @@ impl Template {
             return t;
         }
         let mut resolver = Resolver::new();
+        resolver.origin = Arc::from(format!("template\n{src}"));
         let mut pos = 0;
         while pos < src.len() {
             let Some(open) = src[pos..].find("{{").map(|i| i + pos) else {

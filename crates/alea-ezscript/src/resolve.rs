@@ -63,6 +63,8 @@ pub struct Resolver {
     /// The text constants, by [`Const::Text`] index.
     pub texts: Vec<Name>,
     pub diags: Vec<Diagnostic>,
+    /// What the program was compiled from, shared by its functions ([`Proto::origin`]).
+    pub origin: Arc<str>,
 }
 
 impl Default for Resolver {
@@ -78,6 +80,7 @@ impl Resolver {
             protos: Vec::new(),
             texts: Vec::new(),
             diags: Vec::new(),
+            origin: Arc::from(""),
         }
     }
 
@@ -252,6 +255,7 @@ impl Resolver {
             code: crate::compile::function(&body),
             body,
             span,
+            origin: self.origin.clone(),
         }
     }
 

@@ -9,6 +9,7 @@ use crate::code::Code;
 use crate::value::Value;
 use alea_core::Span;
 use std::rc::Rc;
+use std::sync::Arc;
 
 impl<'a> Interp<'a> {
     /// The function in captured variable `i`, for a call.
@@ -92,11 +93,19 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn enter(&mut self, f: &Closure, new_base: usize, nargs: usize, span: Span) -> R<&'a Code> {
         let protos = self.protos;
-        let Closure::User { index, .. } = f else {
+        let Closure::User { index, proto, .. } = f else {
             self.stack.truncate(new_base);
             return fail("internal: not a user function", span);
         };
-        let proto = &protos[*index as usize];
+        // A function value can outlive its run and reach a later run through a host. Its code
+        // names its program's functions and texts by index (`Op::Func`, `Const`), so it runs
+        // only against its own program's tables, or an equal program's (compiled from the same
+        // source: the same tables); carrying the tables in every closure would cost each call.
+        // A function of another program is an error, not a wrong index.
+        let proto = match protos.get(*index as usize) {
+            Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => p,
+            _ => return self.foreign_error(new_base, span),
+        };
         if nargs != proto.params.len() || self.depth >= self.limits.depth {
             return self.frame_error(f, new_base, nargs, span);
         }
@@ -143,6 +152,17 @@ impl<'a> Interp<'a> {
         self.nframes += 1;
         self.depth += 1;
         Ok(callee)
+    }
+
+    /// A call of a function value made by another program (see [`Interp::enter`]).
+    #[cold]
+    #[inline(never)]
+    fn foreign_error<T>(&mut self, new_base: usize, span: Span) -> R<T> {
+        self.pop_slots(new_base);
+        fail(
+            "Cannot call a function of another program: a function value runs only in the program that defined it",
+            span,
+        )
     }
 
     /// A call that cannot enter its frame: the wrong number of arguments, or too deep.
