@@ -28,6 +28,10 @@ const FAMILIES: &[&str] = &[
     "let x = 5#d6 in sum ((high 1 (foreach y in 1..6 do count (==y x))), (low 1 (foreach y in 1..6 do count (==y x))))",
     "let x = 5#d6 in let h = high 1 (foreach y in 1..6 do count (==y x)) in d4 - h",
     "let x = 4#d6 in let h = high 1 (foreach y in 1..6 do count (==y x)) in if >2 h then d6 else 0",
+    "let x = 5#d6 in sum (high 2 (sort (foreach y in 1..6 do sum (==y x))))",
+    "let x = 5#d6 in sum (high 2 (perm (foreach y in 1..6 do sum (==y x))))",
+    "let x = 5#d6 in first 1 (high 2 (perm (foreach y in 1..6 do sum (==y x))))",
+    "let x = 5#d6 in first 1 (high 2 (sort (foreach y in 1..6 do sum (==y x))))",
 ];
 
 /// `first`/`last` (and `drop`) of `n#die`, computed as fewer dice (calc/eval.rs,

@@ -208,6 +208,14 @@ fn planned_families_agree_with_the_general_path_and_scale() {
             "P",
             "let h = high 1 (foreach y in 1..6 do count (==y X)) in d4 - h",
         ),
+        (
+            "P",
+            "sum (high 2 (sort (foreach y in 1..6 do sum (==y X))))",
+        ),
+        (
+            "P",
+            "sum (low 2 (perm (rev (foreach y in 1..6 do sum (==y X)))))",
+        ),
     ];
     for (pool, body) in bodies {
         // Small pools: the general path (x read as a list) is the oracle, exactly.
@@ -244,6 +252,8 @@ fn reads_that_are_not_counts_per_face_take_the_general_path() {
         "let x = 4#d6 in sum (x, high 1 (foreach y in 1..6 do count (==y x)))",
         "let x = 4#d6 in let w = d2 in high 1 (foreach y in 1..6 do w * count (==y x))",
         "let x = 4#d6 in sum (foreach y in 1..6 do count (foreach z in 1..count (==y x) do count (==z x)))",
+        // A kept value read in order through `perm` is a random arrangement, not sorted.
+        "let x = 4#d6 in first 1 (high 2 (perm (foreach y in 1..6 do sum (==y x))))",
     ] {
         let twin = program
             .replace("==y x", "==y (x,())")

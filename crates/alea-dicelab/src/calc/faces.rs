@@ -214,21 +214,36 @@ impl Context<'_> {
             if self.mark(&path, foreach, ordered)? {
                 return None;
             }
-            let keep = match path.last().map(|p| &p.kind) {
+            // A keep around it, possibly through reorders (`high 2 (sort (foreach …))`: under
+            // an unordered mark only the multiset matters), keeps k values in the state.
+            let mut j = path.len();
+            while j > 0 && matches!(path[j - 1].kind, ExprKind::Reorder(..)) {
+                j -= 1;
+            }
+            let inner = path.get(j).copied().unwrap_or(foreach);
+            let keep = match j.checked_sub(1).map(|i| &path[i].kind) {
                 Some(ExprKind::Filter {
                     drop: false,
                     selector: s @ (Selector::High | Selector::Low),
                     n,
+                    list,
                     ..
-                }) if self.det(n) && reads_only(n, |s| s != x && fixed(s)) => {
+                }) if std::ptr::eq(&**list, inner)
+                    && self.det(n)
+                    && reads_only(n, |s| s != x && fixed(s)) =>
+                {
                     Some((*s == Selector::High, &**n))
                 }
                 _ => None,
             };
             let (node, above) = match keep {
-                Some(_) => (path[path.len() - 1], &path[..path.len() - 1]),
+                Some(_) => (path[j - 1], &path[..j - 1]),
                 None => (foreach, &path[..]),
             };
+            // The target's value is kept sorted: it must be read as a multiset itself.
+            if self.mark(above, node, ordered)? {
+                return None;
+            }
             ancestors.push(above.iter().map(|e| node_key(e)).collect());
             targets.push(Target {
                 node,
