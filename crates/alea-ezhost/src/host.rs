@@ -42,11 +42,11 @@ pub(crate) fn convert(v: &tour::Value, state: &Arc<State>, field: Field) -> Valu
             }
             Value::Object(Rc::new(map))
         }
-        tour::Value::Object(obj) => Value::Host(Rc::new(TournamentObject {
+        tour::Value::Object(obj) => Value::host(TournamentObject {
             state: state.clone(),
             obj: *obj,
             field,
-        })),
+        }),
     }
 }
 

@@ -607,6 +607,12 @@ mod tests {
     use super::{BinOp, compare_num, num_op, rem};
     use crate::value::Value;
 
+    /// A slot is a value with two more states in the value's spare tag values: 16 bytes too.
+    #[test]
+    fn a_slot_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<super::Slot>(), 16);
+    }
+
     #[test]
     fn compare_num_matches_the_operators() {
         let xs = [

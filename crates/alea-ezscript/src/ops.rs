@@ -11,6 +11,11 @@ use crate::render::{Render, RenderError};
 use crate::value::Value;
 use alea_core::Span;
 
+/// What a list item counts against [`crate::SizeLimits::memory`]: a fixed 24 bytes (what a
+/// `Value` took when the budget was set), not `size_of::<Value>()`, so where a script runs out
+/// of memory does not move when the value's layout does (it is 16 bytes now).
+pub const ITEM_BYTES: usize = 24;
+
 impl Interp<'_> {
     /// A binary operator on two values (also used by compound assignment).
     #[inline]
@@ -153,9 +158,9 @@ impl Interp<'_> {
         )
     }
 
-    /// Takes the memory of a new list of `n` items.
+    /// Takes the memory of a new list of `n` items, at [`ITEM_BYTES`] each.
     #[inline]
     pub fn alloc_items(&mut self, n: usize, span: Span) -> R<()> {
-        self.alloc(n.saturating_mul(std::mem::size_of::<Value>()), span)
+        self.alloc(n.saturating_mul(ITEM_BYTES), span)
     }
 }

@@ -32,14 +32,21 @@ pub enum Value {
     Object(Rc<Map>),
     /// A function value (user-defined or built-in).
     Function(Rc<Closure>),
-    /// An object provided by the host (tournament data); read-only.
-    Host(Rc<dyn HostObject>),
+    /// An object provided by the host (tournament data); read-only. Boxed behind the `Rc`
+    /// so the pointer is thin and a value is 16 bytes, not 24 (every operand, slot and list
+    /// item moves a value; host objects are rare), made with [`Value::host`].
+    Host(Rc<Box<dyn HostObject>>),
 }
 
 impl Value {
     /// A text value.
     pub fn text(s: &str) -> Value {
         Value::Text(Rc::new(s.to_owned()))
+    }
+
+    /// A host object value.
+    pub fn host(obj: impl HostObject + 'static) -> Value {
+        Value::Host(Rc::new(Box::new(obj)))
     }
 
     /// A list value.

@@ -5,7 +5,6 @@ use alea_ezscript::{
     Closure, Env, Formatter, Global, Host, HostObject, MapHost, MemberKind, Previous, Program,
     Template, Value,
 };
-use std::rc::Rc;
 
 #[derive(Debug)]
 struct Player {
@@ -62,7 +61,7 @@ fn player(id: u32) -> Option<Value> {
         2 => ("Bob", 800.0),
         _ => return None,
     };
-    Some(Value::Host(Rc::new(Player { id, name, chips })))
+    Some(Value::host(Player { id, name, chips }))
 }
 
 impl Host for Club {
