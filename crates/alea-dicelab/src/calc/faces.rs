@@ -401,10 +401,13 @@ impl FacePlan<'_> {
             }
             _ => failed.set(true),
         };
-        // Values of D that no die of a component can show have c = 0 there.
+        // Values of D that no die of a component can show have c = 0 there. The automaton
+        // visits the faces of the component's dice, leaving out groups of no dice (the empty
+        // start of a concatenation, or a count of 0), so those show no face here either.
         let init = |groups: &Groups| -> Vec<Vec<i32>> {
             let faces: BTreeSet<i32> = groups
                 .iter()
+                .filter(|(_, n)| *n > 0)
                 .flat_map(|(d, _)| d.outcomes().copied())
                 .collect();
             ready
