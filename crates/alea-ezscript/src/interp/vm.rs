@@ -553,14 +553,16 @@ impl<'a> Interp<'a> {
                             None => break,
                         },
                     };
-                    let Some(a) = num(frame, slot) else { break };
+                    // The target checked and borrowed once (the right-hand side is read
+                    // first, as a copy: it may be the same slot).
+                    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(slot as usize) else {
+                        break;
+                    };
                     let Some(f) = charge(fuel, cost::NODE) else {
                         break;
                     };
                     fuel = f;
-                    if let Some(Slot::Val(Value::Number(s))) = frame.get_mut(slot as usize) {
-                        *s = compound(op, a, b);
-                    }
+                    *s = compound(op, *s, b);
                     pc = skip as usize;
                 }
                 Op::TestLocalCmp {
@@ -589,20 +591,27 @@ impl<'a> Interp<'a> {
                             None => break,
                         },
                     };
-                    let Some(a) = num(frame, l.slot) else { break };
-                    let Some(c) = num(frame, l.cmp_slot) else {
+                    // The condition's local, when it is not the counter (usually it is: then
+                    // it reads the updated value and needs no read of its own).
+                    let same = l.cmp_slot == l.slot;
+                    let c = if same {
+                        0.0
+                    } else {
+                        match num(frame, l.cmp_slot) {
+                            Some(c) => c,
+                            None => break,
+                        }
+                    };
+                    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(l.slot as usize) else {
                         break;
                     };
                     let Some(f) = charge(fuel, cost::NODE + l.pass_cost) else {
                         break;
                     };
                     fuel = f;
-                    let a = compound(l.op, a, b);
-                    if let Some(Slot::Val(Value::Number(s))) = frame.get_mut(l.slot as usize) {
-                        *s = a;
-                    }
-                    // The condition reads the updated slot when it is the counter.
-                    let x = if l.cmp_slot == l.slot { a } else { c };
+                    let a = compound(l.op, *s, b);
+                    *s = a;
+                    let x = if same { a } else { c };
                     pc = if compare_num(l.cmp, x, l.y) {
                         l.body
                     } else {
