@@ -42,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
         tail: Ratio::from_u64(1, 100),
         max_states: 200,
         max_solve: 50,
+        ..ExactOptions::default()
     };
     if spec.list_len() <= 64 {
         if let Ok(stats) = exact(&spec, &opts) {
