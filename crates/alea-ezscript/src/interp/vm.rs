@@ -106,15 +106,16 @@ impl<'a> Interp<'a> {
             }};
         }
         // Returns `$v` from the running function: to the caller's frame, or out of this run
-        // when the caller is native.
+        // when the caller is native. `$v` is evaluated where it is used, after the frame is
+        // popped: a number's return passes `Value::Number(x)`, so the value is only made at
+        // the push (from a float in a register; see `push_fast`).
         macro_rules! ret {
             ($v:expr) => {{
-                let v = $v;
                 self.pop_slots(self.base);
                 self.depth -= 1;
                 if self.nframes == start {
                     self.fuel = fuel;
-                    return Ok(v);
+                    return Ok($v);
                 }
                 self.nframes -= 1;
                 let frame = &mut self.frames[self.nframes];
@@ -127,7 +128,7 @@ impl<'a> Interp<'a> {
                 self.base = frame.base;
                 self.op_base = frame.op_base;
                 self.closure = frame.closure.take();
-                self.operands.push(v);
+                push_fast(&mut self.operands, $v);
             }};
         }
         loop {
@@ -364,15 +365,20 @@ impl<'a> Interp<'a> {
                         std::mem::forget(v);
                     }
                 }
-                Op::Return => {
-                    let v = self.pop();
-                    ret!(v);
-                }
+                Op::Return => match self.operands.pop() {
+                    Some(Value::Number(x)) => ret!(Value::Number(x)),
+                    v => {
+                        let v = v.unwrap_or_default();
+                        ret!(v);
+                    }
+                },
                 Op::ReturnLocal(slot, n) => {
                     pay!(n, at);
                     let v = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
-                            Value::Number(*x)
+                            let x = *x;
+                            ret!(Value::Number(x));
+                            continue;
                         }
                         Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
                         _ => sync!(self.read_local(slot, code.spans[at])),
