@@ -143,9 +143,18 @@ impl CalcResult {
         // integers each) took more memory than the distribution itself at the outcome cap.
         let mut out = String::new();
         let total = self.dist.total();
+        let total_big = total.to_biguint();
         for (o, w) in self.dist.iter() {
-            let p = Ratio::from_weights(w, total);
-            let prob = if exact { p.to_string() } else { p.to_fixed(6) };
+            // The nearest f64 needs no reduced fraction (a big-integer gcd per outcome was
+            // most of the time of `count >7 50#d10`); the exact column does.
+            let prob = if exact {
+                Ratio::from_weights(w, total).to_string()
+            } else {
+                format!(
+                    "{:.6}",
+                    alea_prob::ratio_to_f64(&w.to_biguint(), &total_big)
+                )
+            };
             match o {
                 Outcome::Empty => {
                     let _ = writeln!(out, " ()\t{prob}\t");

@@ -140,6 +140,21 @@ impl LazyPool {
             for (w, groups) in &self.components {
                 let mut acc = Dist::certain(0i64);
                 for (die, n) in groups {
+                    if agg == Aggregate::Count {
+                        // A count is binomial: built directly, not by n convolutions
+                        // (`count >7 50#d10`).
+                        let d = die.map(|&v| i64::from(v));
+                        // Charged like the convolutions it replaces: n + 1 weights of up to
+                        // n·log2(total) bits, a few products each.
+                        let words = (u64::from(*n) * d.total().bits()).div_ceil(64).max(1);
+                        budget.burn(
+                            (u64::from(*n) + 1).saturating_mul(words),
+                            "count (binomial)",
+                        )?;
+                        let count = d.count_iid(*n, |&v| self.passes(v as i32));
+                        acc = acc.convolve(&count, budget)?;
+                        continue;
+                    }
                     let contribution = die.map(|&v| match (self.passes(v), agg) {
                         (false, _) => 0i64,
                         (true, Aggregate::Count) => 1,
