@@ -51,7 +51,7 @@ impl<'a> Interp<'a> {
                 // two arguments of a callback.
                 self.stack.reserve(args.len());
                 for a in args {
-                    self.stack.push(Slot::Val(a.clone()));
+                    super::vm::push_fast(&mut self.stack, Slot::Val(a.clone()));
                 }
                 let code = self.enter(f, new_base, args.len(), span)?;
                 let (frames, operands, depth) = (self.nframes, self.operands.len(), self.depth);

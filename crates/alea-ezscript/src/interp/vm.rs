@@ -33,7 +33,7 @@ pub(super) fn compound(op: BinOp, a: f64, b: f64) -> f64 {
 /// into the buffer; otherwise it is built on the native stack in two stores (tag, payload) and
 /// copied with one 16-byte load, which the CPU cannot forward from them (a stall per push).
 #[inline(always)]
-fn push_fast<T>(v: &mut Vec<T>, x: T) {
+pub(super) fn push_fast<T>(v: &mut Vec<T>, x: T) {
     if v.len() < v.capacity() {
         v.push(x);
     } else {
@@ -144,7 +144,7 @@ impl<'a> Interp<'a> {
                         Const::Nothing => self.operands.push(Value::Nothing),
                         Const::Text(i) => {
                             let v = self.text_constant(i);
-                            self.operands.push(v);
+                            push_fast(&mut self.operands, v);
                         }
                     }
                 }
@@ -158,11 +158,11 @@ impl<'a> Interp<'a> {
                         }
                         Slot::Val(v) if self.forbid_locals.is_none() => {
                             let v = v.clone();
-                            self.operands.push(v);
+                            push_fast(&mut self.operands, v);
                         }
                         _ => {
                             let v = sync!(self.read_local(slot, code.spans[at]));
-                            self.operands.push(v);
+                            push_fast(&mut self.operands, v);
                         }
                     }
                 }
@@ -178,7 +178,7 @@ impl<'a> Interp<'a> {
                         Some(v) => v,
                         None => sync!(self.read_upval(i, code.spans[at])),
                     };
-                    self.operands.push(v);
+                    push_fast(&mut self.operands, v);
                 }
                 Op::LocalNum {
                     op,
@@ -196,7 +196,7 @@ impl<'a> Interp<'a> {
                         _ => {
                             let a = sync!(self.read_local(slot, code.extra[x as usize]));
                             let v = sync!(self.apply(op, a, Value::Number(y), code.spans[at]));
-                            self.operands.push(v);
+                            push_fast(&mut self.operands, v);
                         }
                     }
                 }
@@ -217,7 +217,7 @@ impl<'a> Interp<'a> {
                     let y = self.pop();
                     let x = self.pop();
                     let v = sync!(self.apply_other(op, x, y, code.spans[at]));
-                    self.operands.push(v);
+                    push_fast(&mut self.operands, v);
                 }
                 Op::BinLeaves(i, n) => {
                     pay!(n, at);
@@ -226,14 +226,14 @@ impl<'a> Interp<'a> {
                         (Some(x), Some(y)) => self.push_num_op(bin.op, x, y),
                         _ => {
                             let v = sync!(self.bin_leaves_slow(bin, code.spans[at]));
-                            self.operands.push(v);
+                            push_fast(&mut self.operands, v);
                         }
                     }
                 }
                 Op::AndOr { op, end, x } => match self.pop() {
                     Value::Bool(b) => {
                         if (op == BinOp::And) != b {
-                            self.operands.push(Value::Bool(b));
+                            push_fast(&mut self.operands, Value::Bool(b));
                             pc = end as usize;
                         }
                     }
@@ -253,7 +253,7 @@ impl<'a> Interp<'a> {
                 Op::UpvalCallee { i, cost: n, x } => {
                     pay!(n, at);
                     let f = sync!(self.upval_function(i, code.extra[x as usize]));
-                    self.operands.push(Value::Function(f));
+                    push_fast(&mut self.operands, Value::Function(f));
                 }
                 Op::Call(n) => {
                     let n = n as usize;
@@ -273,7 +273,7 @@ impl<'a> Interp<'a> {
                         let args = self.operands.split_off(callee + 1);
                         self.operands.truncate(callee);
                         let v = sync!(self.call(&f, &args, code.spans[at]));
-                        self.operands.push(v);
+                        push_fast(&mut self.operands, v);
                     }
                 }
                 Op::CallUpvalLocalNum {
@@ -303,7 +303,7 @@ impl<'a> Interp<'a> {
                         _ => {
                             let a = sync!(self.read_local(slot, code.extra[x + 1]));
                             let v = sync!(self.apply(op, a, Value::Number(y), code.extra[x + 2]));
-                            self.stack.push(Slot::Val(v));
+                            push_fast(&mut self.stack, Slot::Val(v));
                         }
                     }
                     if let Closure::User { .. } = &*f {
@@ -315,7 +315,7 @@ impl<'a> Interp<'a> {
                             _ => Value::Nothing,
                         };
                         let v = sync!(self.call(&f, &[arg], code.spans[at]));
-                        self.operands.push(v);
+                        push_fast(&mut self.operands, v);
                     }
                 }
                 Op::Jump(t) => {
