@@ -11,8 +11,9 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) use crate::concrete::{CardOutcome, concrete_dealer, concrete_key, concrete_outcomes};
-use crate::presets::{Builtin, GAMEBOY_CODES, NES_NAMES, NES_SPAWN_ID, gameboy_rerolls, nes_pick};
+use crate::presets::Builtin;
 use crate::randomizer::Dealer;
+use crate::rule::{Deal, Rule};
 use crate::spec::{Core, Spec};
 use alea_prob::Ratio;
 use num_bigint::{BigInt, BigUint, Sign};
@@ -298,52 +299,10 @@ impl<'a> Model<'a> {
                 1 => vec![o(1, 28, true, vec![1]), o(27, 28, false, vec![2])],
                 _ => vec![o(9, 56, true, vec![1]), o(47, 56, false, vec![2])],
             },
-            Model::NesReal { x } => {
-                let spawn_id = key[0] as u8;
-                let mut v = Vec::new();
-                let mut deal = |num: u64, den: u64, a: usize| {
-                    v.push(o(
-                        num,
-                        den,
-                        NES_NAMES[a] == *x,
-                        vec![u32::from(NES_SPAWN_ID[a])],
-                    ))
-                };
-                for first in 0..8u8 {
-                    let mut rerolled = false;
-                    let a = nes_pick(spawn_id, first, || {
-                        rerolled = true;
-                        0
-                    });
-                    if !rerolled {
-                        deal(1, 8, a);
-                    } else {
-                        for r in 0..8u8 {
-                            deal(1, 64, nes_pick(spawn_id, first, || r));
-                        }
-                    }
-                }
-                v
-            }
-            Model::Gameboy { x } => {
-                let mut v = Vec::new();
-                let (older, newer) = (key[0] as u8, key[1] as u8);
-                // Probability denominators 7, 49, 343 for the first, second and third try.
-                let mut stack: Vec<(u64, u8)> = (0..7).map(|c| (7u64, c)).collect();
-                while let Some((den, c)) = stack.pop() {
-                    if older < 7 && newer < 7 && den < 343 && gameboy_rerolls(older, newer, c) {
-                        stack.extend((0..7).map(|d| (den * 7, d)));
-                        continue;
-                    }
-                    let next = if newer < 7 {
-                        vec![u32::from(newer), u32::from(c)]
-                    } else {
-                        vec![7, u32::from(c)]
-                    };
-                    v.push(o(1, den, GAMEBOY_CODES[c as usize] == *x, next));
-                }
-                v
-            }
+            // The two rules that tell pieces apart have no smaller per-piece state: their
+            // deals are the joint rule's (`rule.rs`, the one statement of each), marked `x`.
+            Model::NesReal { x } => marked(Rule::NesReal.deals(&(key.clone(), false)), *x),
+            Model::Gameboy { x } => marked(Rule::Gameboy.deals(&(key.clone(), false)), *x),
             Model::BagPlus { extra } => {
                 let e = u64::from(*extra);
                 let (xr, or) = (u64::from(key[0]), u64::from(key[1]));
@@ -952,4 +911,17 @@ pub(crate) fn has_cycle(chain: &Chain, from: &[usize], keep: impl Fn(&Edge) -> b
 /// Σ of probabilities (helper).
 pub(crate) fn sum<'a>(it: impl Iterator<Item = &'a Ratio>) -> Ratio {
     it.fold(Ratio::zero(), |a, b| &a + b)
+}
+
+/// The joint rule's deals as outcomes of one piece's chain: a hit where the piece is `x`.
+fn marked(deals: Vec<Deal>, x: u8) -> Vec<Outcome> {
+    deals
+        .into_iter()
+        .map(|d| Outcome {
+            prob: d.prob,
+            is_x: d.piece == u16::from(x),
+            from_history: false,
+            next: d.next,
+        })
+        .collect()
 }
