@@ -115,14 +115,12 @@ impl fmt::Debug for Map {
     }
 }
 
-/// Whether dropping `v` here would free a container (so freeing it could recurse).
+/// Whether dropping `v` here could free a container (so freeing it could recurse). Any
+/// container counts, shared or not: a list holding the same list twice (`l = [l, l]` in a
+/// loop) frees it at its second item, and the plain drop would then recurse one level per
+/// link; the worklist only decrements a container that is still shared.
 fn frees_a_container(v: &Value) -> bool {
-    match v {
-        Value::List(l) => Rc::strong_count(l) == 1,
-        Value::Object(m) => Rc::strong_count(m) == 1,
-        Value::Function(c) => Rc::strong_count(c) == 1,
-        _ => false,
-    }
+    matches!(v, Value::List(_) | Value::Object(_) | Value::Function(_))
 }
 
 impl Drop for List {
@@ -150,10 +148,10 @@ impl Drop for Closure {
         let Closure::User { captures, .. } = self else {
             return;
         };
+        // A shared cell is only decremented by `take_captures`, as a shared container is.
         let frees = |c: &crate::interp::Cell| {
-            Rc::strong_count(c) == 1
-                && c.try_borrow()
-                    .is_ok_and(|v| v.as_ref().is_some_and(frees_a_container))
+            c.try_borrow()
+                .is_ok_and(|v| v.as_ref().is_some_and(frees_a_container))
         };
         if captures.iter().any(frees) {
             let mut work = Vec::new();

@@ -164,6 +164,28 @@ fn deep_objects_and_closure_chains_are_freed_on_2mib() {
     });
 }
 
+/// Values that hold the same container twice (a DAG, not a tree): the container is freed at
+/// its last holder, inside the drop of its parent, which a plain drop would recurse into.
+#[test]
+fn shared_containers_100000_deep_are_freed_and_compared_on_2mib() {
+    on_2mib(|| {
+        let twice = "l = []; for i = 0; i < 100000; i += 1 { l = [l, l] }";
+        assert_eq!(shown(&format!("{twice}; 1")), Ok("1".into()));
+        assert_eq!(shown(&format!("{twice}; l == l")), Ok("true".into()));
+        assert_eq!(shown(&format!("{twice}; l = 0; l")), Ok("0".into()));
+        let objects = "o = {}; for i = 0; i < 100000; i += 1 { o = {a: o, b: o} }";
+        assert_eq!(shown(&format!("{objects}; 1")), Ok("1".into()));
+        let closures = "f = func() { 1 }; for i = 0; i < 100000; i += 1 { g = f; f = func() { [g, g].count } }";
+        assert_eq!(shown(&format!("{closures}; f()")), Ok("2".into()));
+        // Comparing two equal DAGs visits every path: the steps bound it.
+        let both = "l = []; m = []; for i = 0; i < 100000; i += 1 { l = [l, l]; m = [m, m] }";
+        assert_eq!(
+            shown(&format!("{both}; l == m")),
+            Err("Script ran out of steps".into())
+        );
+    })
+}
+
 /// The deepest source of each shape the parser accepts: grows `shape(n)` until it reports
 /// `Nesting is too deep`, and returns the last one it accepted.
 fn deepest(shape: impl Fn(usize) -> String) -> String {
