@@ -272,13 +272,14 @@ fn cheap(i: usize) -> (&'static str, &'static str, String, fn(&Value) -> bool) {
     }
 }
 
-/// The slowest programs the limits allow: a roll of ten million dice a hundred times (runs to
-/// its end in seconds) and a simulation that only the time limit stops (504).
+/// The slowest programs the limits allow: a hundred rolls that each keep the high half of ten
+/// million dice (a list built and ordered per roll; a plain count over the dice is folded
+/// without a list since issue 16) and a simulation that only the time limit stops (504).
 fn heavy(i: usize) -> (&'static str, String) {
     if i.is_multiple_of(2) {
         (
             "/api/dice/roll",
-            json!({"program": "count >3 9999999#d6", "times": 100}).to_string(),
+            json!({"program": "sum(high 5000000 9999999#d6)", "times": 100}).to_string(),
         )
     } else {
         (
