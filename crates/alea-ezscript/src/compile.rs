@@ -752,6 +752,10 @@ mod tests {
             "a = 2; b = \"x\"; c = a * 3 < a + 7; d = (a % 3) - a / 4; e = a + 1 == 3; b + a * 2 + nope",
             "u = 1; v = [u - 2 > 0, u + u, u * 2 % 3]; w = v[0] == false; q = true; q + 1",
             "k = 0; for i = 0; i < 300; i += 1 { }; j = 0; while j < 200 { j += 2; k -= j }; k",
+            // Bodies of one update (fast_loop's inner pass loop): on the counter itself, on a
+            // text (the update leaves the tight loop after the pass's end was paid), by a local.
+            "for i = 0; i < 30; i += 1 { i += 2 }; t = \"a\"; for i = 0; i < 4; i += 1 { t += i }; t",
+            "d = 3; m = 1; for i = 1; i <= 12; i *= 2 { m *= d }; for k = 9; k > 0; k -= d { m -= k }; m",
         ];
         for src in sources {
             NO_FOLD.set(true);

@@ -8,7 +8,7 @@
 
 use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
 use crate::ast::{BinOp, UnOp};
-use crate::code::{BinInfo, Code, Leaf, Op};
+use crate::code::{BinInfo, Code, Leaf, LoopInfo, Op};
 use crate::ir::{Const, Operand, Var, cost};
 use crate::value::{Map, Value};
 use alea_core::Span;
@@ -548,17 +548,9 @@ impl<'a> Interp<'a> {
         if self.forbid_locals.is_some() {
             return (pc, fuel);
         }
-        let charge = |fuel: u64, n: u32| {
-            let f = fuel.checked_sub(n as u64)?;
-            ((fuel ^ f) < alea_core::POLL_STEPS).then_some(f)
-        };
         let base = self.base;
         let frame = &mut self.stack[base..];
-        let num = |frame: &[Slot], slot: u32| match frame.get(slot as usize) {
-            Some(Slot::Val(Value::Number(x))) => Some(*x),
-            _ => None,
-        };
-        loop {
+        'ops: loop {
             match code.ops[pc] {
                 Op::Jump(t) => pc = t as usize,
                 Op::Burn(n) => {
@@ -572,23 +564,10 @@ impl<'a> Interp<'a> {
                     rhs,
                     skip,
                 } => {
-                    let b = match rhs {
-                        Operand::Num(b) => b,
-                        Operand::Local(y) => match num(frame, y) {
-                            Some(b) => b,
-                            None => break,
-                        },
-                    };
-                    // The target checked and borrowed once (the right-hand side is read
-                    // first, as a copy: it may be the same slot).
-                    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(slot as usize) else {
-                        break;
-                    };
-                    let Some(f) = charge(fuel, cost::NODE) else {
+                    let Some(f) = num_update(frame, slot, op, rhs, fuel) else {
                         break;
                     };
                     fuel = f;
-                    *s = compound(op, *s, b);
                     pc = skip as usize;
                 }
                 Op::TestLocalCmp {
@@ -609,40 +588,39 @@ impl<'a> Interp<'a> {
                     };
                 }
                 Op::LoopNext(i) => {
+                    let here = pc;
                     let l = &code.loops[i as usize];
-                    let b = match l.rhs {
-                        Operand::Num(b) => b,
-                        Operand::Local(y) => match num(frame, y) {
-                            Some(b) => b,
-                            None => break,
-                        },
+                    // A body that is one `x op= y` (it skips straight back here): its passes
+                    // run in this inner loop, without going through the dispatch above; each
+                    // op still checks and pays exactly as its own arm does.
+                    let update = match code.ops[l.body as usize] {
+                        Op::NumUpdate {
+                            slot,
+                            op,
+                            rhs,
+                            skip,
+                        } if skip as usize == pc => Some((slot, op, rhs)),
+                        _ => None,
                     };
-                    // The condition's local, when it is not the counter (usually it is: then
-                    // it reads the updated value and needs no read of its own).
-                    let same = l.cmp_slot == l.slot;
-                    let c = if same {
-                        0.0
-                    } else {
-                        match num(frame, l.cmp_slot) {
-                            Some(c) => c,
-                            None => break,
+                    loop {
+                        let Some((go, f)) = loop_next(frame, l, fuel) else {
+                            break 'ops;
+                        };
+                        fuel = f;
+                        if !go {
+                            pc = l.exit as usize;
+                            break;
                         }
-                    };
-                    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(l.slot as usize) else {
-                        break;
-                    };
-                    let Some(f) = charge(fuel, cost::NODE + l.pass_cost) else {
-                        break;
-                    };
-                    fuel = f;
-                    let a = compound(l.op, *s, b);
-                    *s = a;
-                    let x = if same { a } else { c };
-                    pc = if compare_num(l.cmp, x, l.y) {
-                        l.body
-                    } else {
-                        l.exit
-                    } as usize;
+                        pc = l.body as usize;
+                        let Some((slot, op, rhs)) = update else {
+                            break;
+                        };
+                        let Some(f) = num_update(frame, slot, op, rhs, fuel) else {
+                            break 'ops;
+                        };
+                        fuel = f;
+                        pc = here;
+                    }
                 }
                 _ => break,
             }
@@ -826,6 +804,62 @@ impl<'a> Interp<'a> {
         }
         Ok(())
     }
+}
+
+/// Pays `n` steps in [`Interp::fast_loop`]: none when they run out or a time-limit poll is due
+/// (the dispatch loop then pays them in full).
+#[inline(always)]
+fn charge(fuel: u64, n: u32) -> Option<u64> {
+    let f = fuel.checked_sub(n as u64)?;
+    ((fuel ^ f) < alea_core::POLL_STEPS).then_some(f)
+}
+
+/// A frame slot's number, if it holds one.
+#[inline(always)]
+fn num(frame: &[Slot], slot: u32) -> Option<f64> {
+    match frame.get(slot as usize) {
+        Some(Slot::Val(Value::Number(x))) => Some(*x),
+        _ => None,
+    }
+}
+
+/// [`Op::NumUpdate`] in [`Interp::fast_loop`]: the steps left, or none (nothing done).
+#[inline(always)]
+fn num_update(frame: &mut [Slot], slot: u32, op: BinOp, rhs: Operand, fuel: u64) -> Option<u64> {
+    let b = match rhs {
+        Operand::Num(b) => b,
+        Operand::Local(y) => num(frame, y)?,
+    };
+    // The target checked and borrowed once (the right-hand side is read first, as a copy: it
+    // may be the same slot).
+    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(slot as usize) else {
+        return None;
+    };
+    let f = charge(fuel, cost::NODE)?;
+    *s = compound(op, *s, b);
+    Some(f)
+}
+
+/// [`Op::LoopNext`] in [`Interp::fast_loop`]: whether the next pass runs and the steps left,
+/// or none (nothing done).
+#[inline(always)]
+fn loop_next(frame: &mut [Slot], l: &LoopInfo, fuel: u64) -> Option<(bool, u64)> {
+    let b = match l.rhs {
+        Operand::Num(b) => b,
+        Operand::Local(y) => num(frame, y)?,
+    };
+    // The condition's local, when it is not the counter (usually it is: then it reads the
+    // updated value and needs no read of its own).
+    let same = l.cmp_slot == l.slot;
+    let c = if same { 0.0 } else { num(frame, l.cmp_slot)? };
+    let Some(Slot::Val(Value::Number(s))) = frame.get_mut(l.slot as usize) else {
+        return None;
+    };
+    let f = charge(fuel, cost::NODE + l.pass_cost)?;
+    let a = compound(l.op, *s, b);
+    *s = a;
+    let x = if same { a } else { c };
+    Some((compare_num(l.cmp, x, l.y), f))
 }
 
 /// The error of `&&` / `||` on an operand that is not true or false.
