@@ -62,8 +62,24 @@ impl Tally {
         }
     }
 
-    #[inline]
+    /// The common case (a value inside the window) inline in the roll loop; the first value
+    /// (an empty window contains nothing) and the others out of line.
+    #[inline(always)]
     fn add(&mut self, v: i32) {
+        let idx = i64::from(v) - self.lo;
+        if let Some(c) = usize::try_from(idx)
+            .ok()
+            .and_then(|i| self.dense.get_mut(i))
+        {
+            *c += 1;
+            return;
+        }
+        self.add_outside(v);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_outside(&mut self, v: i32) {
         let v64 = i64::from(v);
         if self.dense.is_empty() {
             self.lo = v64;
@@ -108,15 +124,19 @@ fn run_task(sampler: &Sampler, mut rng: Rng, rolls: u64) -> Result<Histogram, Ro
     let mut sampler = sampler.clone();
     let mut tally = Tally::new();
     let mut empty = 0;
-    for i in 0..rolls {
-        // Rolls too short to reach a step poll still stop on a host's time limit.
-        if i % 1024 == 1023 && alea_core::Cancel::requested() {
+    // Rolls too short to reach a step poll still stop on a host's time limit: polled before
+    // rolls 1023, 2047, … (after every 1024 rolls but the first 1023).
+    let mut done = 0;
+    while done < rolls {
+        if done > 0 && alea_core::Cancel::requested() {
             return Err(crate::ops::cancelled(sampler.span()));
         }
-        match sampler.roll_single(&mut rng)? {
+        let chunk = (if done == 0 { 1023 } else { 1024 }).min(rolls - done);
+        sampler.roll_many(&mut rng, chunk, |v| match v {
             Some(v) => tally.add(v),
             None => empty += 1,
-        }
+        })?;
+        done += chunk;
     }
     Ok(Histogram {
         rolls,

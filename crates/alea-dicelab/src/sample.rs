@@ -37,10 +37,10 @@ mod scalar;
 
 use crate::ast::Statement;
 use crate::ops;
-use crate::roll::RollError;
+use crate::roll::{MAX_STEPS, RollError};
 use alea_core::{Diagnostic, Rng, Span};
 use cx::{Cx, R, Stop};
-use node::L;
+use node::{L, S};
 
 /// A compiled statement with its buffers. Keep one per thread (clone it for another).
 #[derive(Clone, Debug)]
@@ -51,6 +51,29 @@ pub(crate) struct Sampler {
     depth: usize,
     env: Vec<Vec<i32>>,
     out: Vec<i32>,
+}
+
+/// Fast-mode rolls of a single-value root (`value`) while `rolls` lasts, each starting at
+/// `cost` steps; a roll that stops gives its reason and the RNG state it started from.
+#[inline(always)]
+fn fast_rolls(
+    cx: &mut Cx,
+    cost: u64,
+    rolls: &mut u64,
+    each: &mut impl FnMut(Option<i32>),
+    mut value: impl FnMut(&mut Cx) -> R<i32>,
+) -> Option<(Stop, Rng)> {
+    while *rolls > 0 {
+        let start = cx.rng.clone();
+        cx.steps = cost;
+        let r = value(cx);
+        *rolls -= 1;
+        match r {
+            Ok(v) => each(Some(v)),
+            Err(stop) => return Some((stop, start)),
+        }
+    }
+    None
 }
 
 /// The precise mode never asks for a rerun; should it, the roll fails with this error rather
@@ -127,6 +150,54 @@ impl Sampler {
             Err(Stop::Error(d)) => Err(d),
             Err(Stop::Retry) => self.single_precise(rng, start),
         }
+    }
+
+    /// `rolls` rolls in eval mode, as [`Sampler::roll_single`] one after another, each result
+    /// handed to `each`; stops at the first failing roll with its error. Eval's loop: a
+    /// single-value statement whose charge ahead cannot reach the limit or a poll (nearly
+    /// all) runs its root directly, without re-deciding per roll what
+    /// [`Sampler::roll_single`] decides (the root's kind, the first charge's test).
+    #[inline(always)]
+    pub(crate) fn roll_many(
+        &mut self,
+        rng: &mut Rng,
+        mut rolls: u64,
+        mut each: impl FnMut(Option<i32>),
+    ) -> Result<(), RollError> {
+        // Every roll starts at 0 steps, so the first charge (`cost`) goes to `add_slow` only
+        // when `cost` alone passes the limit or a multiple of POLL_STEPS.
+        let quiet = self.cost < alea_core::POLL_STEPS.min(MAX_STEPS + 1);
+        while rolls > 0 {
+            let Sampler {
+                root, cost, env, ..
+            } = self;
+            let L::Scalar(s, _) = root else { break };
+            if !quiet {
+                break;
+            }
+            // The same steps as `single::<false>`: the charge ahead, then the root's value (a
+            // leaf inline, any other node by its call: `S::eval`'s test, decided once).
+            let leaf = matches!(s, S::Const(..) | S::DieK { .. } | S::Var { .. });
+            let mut cx = Cx { rng, env, steps: 0 };
+            let stopped = if leaf {
+                fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                    s.eval::<false>(cx)
+                })
+            } else {
+                fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                    s.eval_node::<false>(cx)
+                })
+            };
+            match stopped {
+                None => return Ok(()),
+                Some((Stop::Error(d), _)) => return Err(d),
+                Some((Stop::Retry, start)) => each(self.single_precise(rng, start)?),
+            }
+        }
+        for _ in 0..rolls {
+            each(self.roll_single(rng)?);
+        }
+        Ok(())
     }
 
     #[cold]

@@ -33,7 +33,7 @@ impl S {
         }
     }
 
-    fn eval_node<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
+    pub(crate) fn eval_node<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
         match self {
             S::Const(..) | S::DieK { .. } => self.eval::<P>(cx),
             S::Chain { links, inner } => {

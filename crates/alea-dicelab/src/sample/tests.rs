@@ -33,6 +33,7 @@ fn agree_parsed(program: &str, p: &crate::Program, seed: u64, rolls: usize) -> u
             assert_eq!(got, expected, "{program}, eval roll {i}");
             assert_eq!(a, b, "{program}, eval roll {i}: draws differ");
         }
+        many_agrees(program, statement, seed, rolls);
         let mut out = Vec::new();
         for i in 0..rolls.min(50) {
             let expected = oracle
@@ -44,6 +45,40 @@ fn agree_parsed(program: &str, p: &crate::Program, seed: u64, rolls: usize) -> u
         }
     }
     failed
+}
+
+/// Eval's batch loop ([`Sampler::roll_many`]) gives the values and the first error of
+/// [`Sampler::roll_single`] one roll after another, with the same draws.
+fn many_agrees(program: &str, statement: &crate::ast::Statement, seed: u64, rolls: usize) {
+    let mut single = Sampler::new(statement);
+    let mut a = Rng::seed_from_u64(seed);
+    let mut expected = Vec::new();
+    let mut expected_err = None;
+    for _ in 0..rolls {
+        match single.roll_single(&mut a) {
+            Ok(v) => expected.push(v),
+            Err(e) => {
+                expected_err = Some(e);
+                break;
+            }
+        }
+    }
+    let mut many = Sampler::new(statement);
+    let mut b = Rng::seed_from_u64(seed);
+    let mut got = Vec::new();
+    // In uneven batches, as eval's loop calls it.
+    let mut left = rolls as u64;
+    let mut got_err = None;
+    let mut batch = 1;
+    while left > 0 && got_err.is_none() {
+        let n = batch.min(left);
+        got_err = many.roll_many(&mut b, n, |v| got.push(v)).err();
+        left -= n;
+        batch = batch * 3 + 1;
+    }
+    assert_eq!(got, expected, "{program}: batch values");
+    assert_eq!(got_err, expected_err, "{program}: batch error");
+    assert_eq!(a, b, "{program}: batch draws differ");
 }
 
 #[test]
