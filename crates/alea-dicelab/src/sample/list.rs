@@ -181,8 +181,11 @@ impl L {
             } => {
                 members.clear();
                 list.eval::<P>(cx, members)?;
+                // The fast mode charges every member's body ahead at once (the count stays at
+                // or above the true count; a failing member may then make the roll a rerun).
+                let all = per.saturating_mul(members.len() as u64);
+                cx.ahead::<P>(all, *span)?;
                 for &m in members.iter() {
-                    cx.ahead::<P>(*per, *span)?;
                     cx.own::<P>(1, *span)?;
                     let bound = &mut cx.env[*slot];
                     bound.clear();

@@ -196,6 +196,10 @@ fn step_limit_errors_agree() {
     assert_eq!(agree("count (200000000#(1/0, d6))", 1, 1), 1);
     assert_eq!(agree("count (9000000#d6, 2000000#(1))", 1, 1), 1);
     assert_eq!(agree("count (9000000#d6, 900000#(1))", 1, 1), 0);
+    // A foreach's bodies are charged ahead at once (past the limit here): the division by
+    // zero in the first member is the error.
+    let p = "count (foreach y in 9000000#1 do y/(y-1)+y+y+y+y+y+y+y+y+y+y+y+y+y+y)";
+    assert_eq!(agree(p, 1, 1), 1);
 }
 
 fn list_expr() -> impl Strategy<Value = String> {
