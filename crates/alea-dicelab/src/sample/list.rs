@@ -209,7 +209,11 @@ impl L {
                 while !cx.env[*slot].is_empty() {
                     let current = &cx.env[*slot];
                     check_len(out.len() + current.len(), *span)?;
-                    out.extend_from_slice(current);
+                    // One member (the commonest, `x = d6`) is a push, not a copy call.
+                    match current[..] {
+                        [v] => out.push(v),
+                        _ => out.extend_from_slice(current),
+                    }
                     iterations += 1;
                     if iterations > MAX_WHILE_ITERATIONS {
                         return Err(ops::while_iterations(*span, MAX_WHILE_ITERATIONS).into());
