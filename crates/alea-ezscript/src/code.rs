@@ -205,6 +205,11 @@ pub struct LoopInfo {
     pub cond_span: Span,
     pub body: Pc,
     pub exit: Pc,
+    /// The body when it is one `slot op= rhs` on locals that skips straight back to the
+    /// `LoopNext` (`for …; …; i += 1 { s += i }`): a superinstruction chosen by the compiler
+    /// after its peephole passes ([`crate::compile`]), whose passes the evaluator's fast loop
+    /// runs back to back without dispatching between the update and `LoopNext`.
+    pub one_update: Option<(u32, BinOp, Operand)>,
 }
 
 /// One compiled function body, chunk or `was` argument.

@@ -58,10 +58,34 @@ fn peephole(mut code: Code) -> Code {
     }
     #[cfg(test)]
     if NO_FOLD.get() {
+        mark_one_update_loops(&mut code);
         return code;
     }
     fold_burns(&mut code);
+    mark_one_update_loops(&mut code);
     code
+}
+
+/// Records each counted loop whose body, as finally compiled, is one numeric update that
+/// skips straight back to its `LoopNext` ([`LoopInfo::one_update`]), so the evaluator never
+/// inspects the code to find out.
+fn mark_one_update_loops(code: &mut Code) {
+    for pc in 0..code.ops.len() {
+        let Op::LoopNext(i) = code.ops[pc] else {
+            continue;
+        };
+        let l = &code.loops[i as usize];
+        let update = match code.ops.get(l.body as usize) {
+            Some(&Op::NumUpdate {
+                slot,
+                op,
+                rhs,
+                skip,
+            }) if skip as usize == pc => Some((slot, op, rhs)),
+            _ => None,
+        };
+        code.loops[i as usize].one_update = update;
+    }
 }
 
 /// A node as an operand of [`Op::BinLeaves`]: a leaf whose steps its parent took over.
@@ -628,6 +652,7 @@ impl Compiler {
                         cond_span: *cond_span,
                         body: body_at,
                         exit: 0,
+                        one_update: None,
                     });
                     let i = self.code.loops.len() - 1;
                     self.emit(Op::LoopNext(i as u32), span, 0);

@@ -590,18 +590,10 @@ impl<'a> Interp<'a> {
                 Op::LoopNext(i) => {
                     let here = pc;
                     let l = &code.loops[i as usize];
-                    // A body that is one `x op= y` (it skips straight back here): its passes
-                    // run in this inner loop, without going through the dispatch above; each
-                    // op still checks and pays exactly as its own arm does.
-                    let update = match code.ops[l.body as usize] {
-                        Op::NumUpdate {
-                            slot,
-                            op,
-                            rhs,
-                            skip,
-                        } if skip as usize == pc => Some((slot, op, rhs)),
-                        _ => None,
-                    };
+                    // A body the compiler found to be one `x op= y` (it skips straight back
+                    // here): its passes run in this inner loop, without going through the
+                    // dispatch above; each op still checks and pays exactly as its own arm does.
+                    let update = l.one_update;
                     loop {
                         let Some((go, f)) = loop_next(frame, l, fuel) else {
                             break 'ops;
