@@ -53,7 +53,7 @@ pub(crate) struct Sampler {
     out: Vec<i32>,
 }
 
-/// Fast-mode rolls of a single-value root (`value`) while `rolls` lasts, each starting at
+/// Fast-mode rolls of a root (`value`) while `rolls` lasts, each starting at
 /// `cost` steps; a roll that stops gives its reason and the RNG state it started from.
 #[inline(always)]
 fn fast_rolls(
@@ -61,7 +61,7 @@ fn fast_rolls(
     cost: u64,
     rolls: &mut u64,
     each: &mut impl FnMut(Option<i32>),
-    mut value: impl FnMut(&mut Cx) -> R<i32>,
+    mut value: impl FnMut(&mut Cx) -> R<Option<i32>>,
 ) -> Option<(Stop, Rng)> {
     while *rolls > 0 {
         let start = cx.rng.clone();
@@ -69,7 +69,7 @@ fn fast_rolls(
         let r = value(cx);
         *rolls -= 1;
         match r {
-            Ok(v) => each(Some(v)),
+            Ok(v) => each(v),
             Err(stop) => return Some((stop, start)),
         }
     }
@@ -154,8 +154,8 @@ impl Sampler {
 
     /// `rolls` rolls in eval mode, as [`Sampler::roll_single`] one after another, each result
     /// handed to `each`; stops at the first failing roll with its error. Eval's loop: a
-    /// single-value statement whose charge ahead cannot reach the limit or a poll (nearly
-    /// all) runs its root directly, without re-deciding per roll what
+    /// statement whose charge ahead cannot reach the limit or a poll (nearly all) runs its
+    /// root directly, without re-deciding per roll what
     /// [`Sampler::roll_single`] decides (the root's kind, the first charge's test).
     #[inline(always)]
     pub(crate) fn roll_many(
@@ -167,26 +167,37 @@ impl Sampler {
         // Every roll starts at 0 steps, so the first charge (`cost`) goes to `add_slow` only
         // when `cost` alone passes the limit or a multiple of POLL_STEPS.
         let quiet = self.cost < alea_core::POLL_STEPS.min(MAX_STEPS + 1);
-        while rolls > 0 {
+        while rolls > 0 && quiet {
             let Sampler {
-                root, cost, env, ..
+                root,
+                cost,
+                env,
+                out,
+                span,
+                ..
             } = self;
-            let L::Scalar(s, _) = root else { break };
-            if !quiet {
-                break;
-            }
             // The same steps as `single::<false>`: the charge ahead, then the root's value (a
-            // leaf inline, any other node by its call: `S::eval`'s test, decided once).
-            let leaf = matches!(s, S::Const(..) | S::DieK { .. } | S::Var { .. });
+            // leaf inline, any other node by its call: `S::eval`'s test, decided once), or
+            // the root's list, which must have at most one member.
             let mut cx = Cx { rng, env, steps: 0 };
-            let stopped = if leaf {
-                fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
-                    s.eval::<false>(cx)
-                })
-            } else {
-                fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
-                    s.eval_node::<false>(cx)
-                })
+            let stopped = match root {
+                L::Scalar(s, _) if matches!(s, S::Const(..) | S::DieK { .. } | S::Var { .. }) => {
+                    fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                        s.eval::<false>(cx).map(Some)
+                    })
+                }
+                L::Scalar(s, _) => fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                    s.eval_node::<false>(cx).map(Some)
+                }),
+                list => fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                    out.clear();
+                    list.eval::<false>(cx, out)?;
+                    match out[..] {
+                        [] => Ok(None),
+                        [v] => Ok(Some(v)),
+                        _ => Err(ops::result_not_single(*span, out.len()).into()),
+                    }
+                }),
             };
             match stopped {
                 None => return Ok(()),
