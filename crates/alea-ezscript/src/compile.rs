@@ -760,6 +760,39 @@ mod tests {
     use super::NO_FOLD;
     use crate::{Env, Program};
 
+    /// `src` compiled plain (no folding, no two-leaf op, no fast loop) and as shipped.
+    fn plain_and_folded(src: &str) -> (Program, Program) {
+        NO_FOLD.set(true);
+        let plain = Program::compile(src);
+        NO_FOLD.set(false);
+        let folded = Program::compile(src);
+        // A source this test's author got wrong would test nothing: say so.
+        match (plain, folded) {
+            (Ok(p), Ok(f)) => (p, f),
+            _ => panic!("{src} does not compile"),
+        }
+    }
+
+    /// The displayed value and steps, or the error and its span, of one run with `fuel` steps;
+    /// `plain` runs loops without the evaluator's fast loop.
+    fn outcome(
+        p: &Program,
+        plain: bool,
+        fuel: u64,
+    ) -> Result<(String, u64), (String, alea_core::Span)> {
+        let env = Env {
+            fuel,
+            ..Env::default()
+        };
+        NO_FOLD.set(plain);
+        let r = match p.run_display(&env) {
+            Ok(o) => Ok((o.text, o.steps)),
+            Err(e) => Err((e.message, e.span)),
+        };
+        NO_FOLD.set(false);
+        r
+    }
+
     /// Folding a node's steps into its first child's op, and reading leaves in place, change
     /// no outcome: at every step
     /// budget from none to enough, the same value, or the same error at the same span.
@@ -783,31 +816,15 @@ mod tests {
             "d = 3; m = 1; for i = 1; i <= 12; i *= 2 { m *= d }; for k = 9; k > 0; k -= d { m -= k }; m",
         ];
         for src in sources {
-            NO_FOLD.set(true);
-            let plain = Program::compile(src);
-            NO_FOLD.set(false);
-            let folded = Program::compile(src);
-            let (Ok(plain), Ok(folded)) = (plain, folded) else {
-                // A source this test's author got wrong: no test of folding, say so.
-                panic!("{src} does not compile");
-            };
+            let (plain, folded) = plain_and_folded(src);
             let mut fuel = 0;
             loop {
-                let env = Env {
-                    fuel,
-                    ..Env::default()
-                };
-                let outcome = |p: &Program, plain: bool| {
-                    NO_FOLD.set(plain);
-                    let r = match p.run_display(&env) {
-                        Ok(o) => Ok((o.text, o.steps)),
-                        Err(e) => Err((e.message, e.span)),
-                    };
-                    NO_FOLD.set(false);
-                    r
-                };
-                let want = outcome(&plain, true);
-                assert_eq!(outcome(&folded, false), want, "{src} with {fuel} steps");
+                let want = outcome(&plain, true, fuel);
+                assert_eq!(
+                    outcome(&folded, false, fuel),
+                    want,
+                    "{src} with {fuel} steps"
+                );
                 if want.is_ok() || fuel > 5000 {
                     break;
                 }
@@ -821,31 +838,15 @@ mod tests {
     #[test]
     fn long_loops_stop_where_the_plain_loop_does() {
         let src = "s = 0; for i = 0; i < 40000; i += 1 { s += i }; w = 0; while w < 9000 { w += 1 }; s + w";
-        NO_FOLD.set(true);
-        let plain = Program::compile(src).expect("compiles");
-        NO_FOLD.set(false);
-        let folded = Program::compile(src).expect("compiles");
+        let (plain, folded) = plain_and_folded(src);
         let poll = alea_core::POLL_STEPS;
         let budgets = (0..40)
             .flat_map(|k| [poll + k, 2 * poll + k, 3 * poll - k, 209_000 + 10 * k])
             .chain([250_000, 1 << 20]);
         for fuel in budgets {
-            let env = Env {
-                fuel,
-                ..Env::default()
-            };
-            let outcome = |p: &Program, plain: bool| {
-                NO_FOLD.set(plain);
-                let r = match p.run_display(&env) {
-                    Ok(o) => Ok((o.text, o.steps)),
-                    Err(e) => Err((e.message, e.span)),
-                };
-                NO_FOLD.set(false);
-                r
-            };
             assert_eq!(
-                outcome(&folded, false),
-                outcome(&plain, true),
+                outcome(&folded, false, fuel),
+                outcome(&plain, true, fuel),
                 "{fuel} steps"
             );
         }
