@@ -8,6 +8,7 @@ use crate::ast::{self, Expr, ExprKind, Statement};
 use crate::ops::{self, Operand};
 use alea_core::{Rng, Span};
 
+use super::cx::compact;
 use crate::roll::{MAX_LIST_LEN, MAX_STEPS, MAX_WHILE_ITERATIONS, RollError};
 
 /// Evaluates statements by sampling. Keep one `Oracle` per thread and reuse it: it holds the
@@ -74,19 +75,6 @@ impl Oracle {
 struct Cx<'r, 'g> {
     r: &'r mut Oracle,
     rng: &'g mut Rng,
-}
-
-/// Keeps the members of `out[start..]` that pass `keep`, in order.
-fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bool) {
-    let mut w = start;
-    for r in start..out.len() {
-        let m = out[r];
-        if keep(m) {
-            out[w] = m;
-            w += 1;
-        }
-    }
-    out.truncate(w);
 }
 
 #[inline]
