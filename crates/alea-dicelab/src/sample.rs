@@ -54,7 +54,8 @@ pub(crate) struct Sampler {
 }
 
 /// Fast-mode rolls of a root (`value`) while `rolls` lasts, each starting at
-/// `cost` steps; a roll that stops gives its reason and the RNG state it started from.
+/// `cost` steps; a roll that stops gives the RNG state it started from (why it stopped is in
+/// `cx`).
 #[inline(always)]
 fn fast_rolls(
     cx: &mut Cx,
@@ -62,7 +63,7 @@ fn fast_rolls(
     rolls: &mut u64,
     each: &mut impl FnMut(Option<i32>),
     mut value: impl FnMut(&mut Cx) -> R<Option<i32>>,
-) -> Option<(Stop, Rng)> {
+) -> Option<Rng> {
     while *rolls > 0 {
         let start = cx.rng.clone();
         cx.steps = cost;
@@ -70,7 +71,7 @@ fn fast_rolls(
         *rolls -= 1;
         match r {
             Ok(v) => each(v),
-            Err(stop) => return Some((stop, start)),
+            Err(Stop) => return Some(start),
         }
     }
     None
@@ -78,14 +79,13 @@ fn fast_rolls(
 
 /// The precise mode never asks for a rerun; should it, the roll fails with this error rather
 /// than with a panic.
-fn finish(stop: Stop, span: Span) -> RollError {
-    match stop {
-        Stop::Error(d) => d,
-        Stop::Retry => Box::new(
+fn finish(error: Option<RollError>, span: Span) -> RollError {
+    error.unwrap_or_else(|| {
+        Box::new(
             Diagnostic::error("internal error: the precise evaluation asked for a rerun")
                 .with_span(span),
-        ),
-    }
+        )
+    })
 }
 
 impl Sampler {
@@ -118,24 +118,27 @@ impl Sampler {
         let start = rng.clone();
         match self.list::<false>(rng, out) {
             Ok(()) => Ok(()),
-            Err(Stop::Error(d)) => Err(d),
-            Err(Stop::Retry) => {
+            Err(Some(d)) => Err(d),
+            Err(None) => {
                 *rng = start;
                 let span = self.span;
-                self.list::<true>(rng, out).map_err(|s| finish(s, span))
+                self.list::<true>(rng, out).map_err(|e| finish(e, span))
             }
         }
     }
 
-    fn list<const P: bool>(&mut self, rng: &mut Rng, out: &mut Vec<i32>) -> R<()> {
+    /// A roll into `out`; a roll that stops gives its error, or `None` for a rerun.
+    fn list<const P: bool>(
+        &mut self,
+        rng: &mut Rng,
+        out: &mut Vec<i32>,
+    ) -> Result<(), Option<RollError>> {
         out.clear();
-        let mut cx = Cx {
-            rng,
-            env: &mut self.env,
-            steps: 0,
-        };
-        cx.ahead::<P>(self.cost, self.span)?;
-        self.root.eval::<P>(&mut cx, out)
+        let mut cx = Cx::new(rng, &mut self.env);
+        let r = cx
+            .ahead::<P>(self.cost, self.span)
+            .and_then(|()| self.root.eval::<P>(&mut cx, out));
+        r.map_err(|Stop| cx.take_error())
     }
 
     /// One roll in eval mode: `None` for `()`, else the single value; a longer list is
@@ -147,8 +150,8 @@ impl Sampler {
         let start = rng.clone();
         match self.single::<false>(rng) {
             Ok(v) => Ok(v),
-            Err(Stop::Error(d)) => Err(d),
-            Err(Stop::Retry) => self.single_precise(rng, start),
+            Err(Some(d)) => Err(d),
+            Err(None) => self.single_precise(rng, start),
         }
     }
 
@@ -179,7 +182,7 @@ impl Sampler {
             // The same steps as `single::<false>`: the charge ahead, then the root's value (a
             // leaf inline, any other node by its call: `S::eval`'s test, decided once), or
             // the root's list, which must have at most one member.
-            let mut cx = Cx { rng, env, steps: 0 };
+            let mut cx = Cx::new(rng, env);
             let stopped = match root {
                 L::Scalar(s, _) if matches!(s, S::Const(..) | S::DieK { .. } | S::Var { .. }) => {
                     fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
@@ -195,15 +198,17 @@ impl Sampler {
                     match out[..] {
                         [] => Ok(None),
                         [v] => Ok(Some(v)),
-                        _ => Err(ops::result_not_single(*span, out.len()).into()),
+                        _ => Err(cx.fail(ops::result_not_single(*span, out.len()))),
                     }
                 }),
             };
-            match stopped {
-                None => return Ok(()),
-                Some((Stop::Error(d), _)) => return Err(d),
-                Some((Stop::Retry, start)) => each(self.single_precise(rng, start)?),
+            let Some(start) = stopped else {
+                return Ok(());
+            };
+            if let Some(d) = cx.take_error() {
+                return Err(d);
             }
+            each(self.single_precise(rng, start)?);
         }
         for _ in 0..rolls {
             each(self.roll_single(rng)?);
@@ -216,11 +221,12 @@ impl Sampler {
     fn single_precise(&mut self, rng: &mut Rng, start: Rng) -> Result<Option<i32>, RollError> {
         *rng = start;
         let span = self.span;
-        self.single::<true>(rng).map_err(|s| finish(s, span))
+        self.single::<true>(rng).map_err(|e| finish(e, span))
     }
 
+    /// One roll's value; a roll that stops gives its error, or `None` for a rerun.
     #[inline(always)]
-    fn single<const P: bool>(&mut self, rng: &mut Rng) -> R<Option<i32>> {
+    fn single<const P: bool>(&mut self, rng: &mut Rng) -> Result<Option<i32>, Option<RollError>> {
         let Sampler {
             root,
             cost,
@@ -229,20 +235,23 @@ impl Sampler {
             out,
             ..
         } = self;
-        let mut cx = Cx { rng, env, steps: 0 };
-        cx.ahead::<P>(*cost, *span)?;
-        // A single-value expression is evaluated as one value; anything else as a list that
-        // must have at most one member.
-        if let L::Scalar(s, _) = root {
-            return s.eval::<P>(&mut cx).map(Some);
-        }
-        out.clear();
-        root.eval::<P>(&mut cx, out)?;
-        match out[..] {
-            [] => Ok(None),
-            [v] => Ok(Some(v)),
-            _ => Err(ops::result_not_single(*span, out.len()).into()),
-        }
+        let mut cx = Cx::new(rng, env);
+        let r = (|| {
+            cx.ahead::<P>(*cost, *span)?;
+            // A single-value expression is evaluated as one value; anything else as a list
+            // that must have at most one member.
+            if let L::Scalar(s, _) = root {
+                return s.eval::<P>(&mut cx).map(Some);
+            }
+            out.clear();
+            root.eval::<P>(&mut cx, out)?;
+            match out[..] {
+                [] => Ok(None),
+                [v] => Ok(Some(v)),
+                _ => Err(cx.fail(ops::result_not_single(*span, out.len()))),
+            }
+        })();
+        r.map_err(|Stop| cx.take_error())
     }
 }
 

@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len, check_len_ahead, compact_cmp, fold_cmp, push_dice, select};
+use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp, push_dice, select};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
@@ -14,7 +14,7 @@ impl L {
             L::Scalar(s, span) => {
                 let v = s.eval::<P>(cx)?;
                 out.push(v);
-                check_len(out.len(), *span)
+                cx.check_len(out.len(), *span)
             }
             _ => self.eval_node::<P>(cx, out),
         }
@@ -25,19 +25,19 @@ impl L {
             L::Scalar(..) => self.eval::<P>(cx, out),
             L::Var { slot, span } => {
                 cx.own::<P>(1, *span)?;
-                let value = &cx.env[*slot];
-                check_len(out.len() + value.len(), *span)?;
-                out.extend_from_slice(value);
+                let len = out.len() + cx.env[*slot].len();
+                cx.check_len(len, *span)?;
+                out.extend_from_slice(&cx.env[*slot]);
                 Ok(())
             }
             L::Unknown { span, name } => {
                 cx.own::<P>(1, *span)?;
-                Err(ops::unknown_variable(*span, name).into())
+                Err(cx.fail(ops::unknown_variable(*span, name)))
             }
             L::Empty => Ok(()),
             L::RepeatDice { n, k, span } => {
                 let n = n.eval::<P>(cx)?.max(0) as usize;
-                check_len(out.len().saturating_add(n), *span)?;
+                cx.check_len(out.len().saturating_add(n), *span)?;
                 cx.add::<P>(2 * n as u64, *span)?;
                 push_dice(cx.rng, out, n, *k);
                 Ok(())
@@ -68,7 +68,7 @@ impl L {
                     let v = body.eval::<P>(cx)?;
                     out.push(v);
                     if P {
-                        check_len(out.len(), *body_span)?;
+                        cx.check_len(out.len(), *body_span)?;
                     }
                 }
                 Ok(())
@@ -78,7 +78,7 @@ impl L {
                 let b = hi.eval::<P>(cx)?;
                 if a <= b {
                     let n = (i64::from(b) - i64::from(a) + 1) as usize;
-                    check_len(out.len().saturating_add(n), *span)?;
+                    cx.check_len(out.len().saturating_add(n), *span)?;
                     cx.add::<P>(n as u64 / 16, *span)?;
                     out.extend(a..=b);
                 }
@@ -120,13 +120,13 @@ impl L {
             } => {
                 let k = k.eval::<P>(cx)?;
                 if k < 0 {
-                    return Err(ops::negative_count(*sel_span, *sel, k).into());
+                    return Err(cx.fail(ops::negative_count(*sel_span, *sel, k)));
                 }
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
                 select(*sel, *drop, k as usize, buf, scratch, true);
                 out.extend_from_slice(buf);
-                check_len(out.len(), *span)
+                cx.check_len(out.len(), *span)
             }
             L::If {
                 cond,
@@ -207,8 +207,9 @@ impl L {
                 std::mem::swap(next, &mut cx.env[*slot]);
                 let mut iterations = 0u64;
                 while !cx.env[*slot].is_empty() {
+                    let len = out.len() + cx.env[*slot].len();
+                    cx.check_len(len, *span)?;
                     let current = &cx.env[*slot];
-                    check_len(out.len() + current.len(), *span)?;
                     // One member (the commonest, `x = d6`) is a push, not a copy call.
                     match current[..] {
                         [v] => out.push(v),
@@ -216,7 +217,7 @@ impl L {
                     }
                     iterations += 1;
                     if iterations > MAX_WHILE_ITERATIONS {
-                        return Err(ops::while_iterations(*span, MAX_WHILE_ITERATIONS).into());
+                        return Err(cx.fail(ops::while_iterations(*span, MAX_WHILE_ITERATIONS)));
                     }
                     cx.ahead::<P>(*per, *span)?;
                     cx.own::<P>(1, *span)?;

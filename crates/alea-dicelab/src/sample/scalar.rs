@@ -6,8 +6,8 @@ use crate::ast::{Aggregate, BinOp};
 use crate::ops;
 
 /// The "needs a single value" error of a list of `len` members.
-fn not_single(need: Need, len: usize) -> super::cx::Stop {
-    ops::not_single(need.what, need.at, len).into()
+fn not_single(cx: &mut Cx, need: Need, len: usize) -> super::cx::Stop {
+    cx.fail(ops::not_single(need.what, need.at, len))
 }
 
 impl S {
@@ -47,7 +47,7 @@ impl S {
                         Link::Neg => v.wrapping_neg(),
                         Link::Die => {
                             if v < 1 {
-                                return Err(ops::bad_die(span, v).into());
+                                return Err(cx.fail(ops::bad_die(span, v)));
                             }
                             cx.die(v as u64)
                         }
@@ -65,14 +65,14 @@ impl S {
                         let len = other.len();
                         // The roller reads the variable as a list (one more step), then fails.
                         cx.add::<P>(1, *span)?;
-                        Err(not_single(*need, len))
+                        Err(not_single(cx, *need, len))
                     }
                 }
             }
             S::Unknown { span, name, steps } => {
                 cx.own::<P>(1, *span)?;
                 cx.add::<P>(*steps - 1, *span)?;
-                Err(ops::unknown_variable(*span, name).into())
+                Err(cx.fail(ops::unknown_variable(*span, name)))
             }
             S::Neg(a, span) => {
                 cx.own::<P>(1, *span)?;
@@ -90,7 +90,7 @@ impl S {
                 let b = b.eval::<P>(cx)?;
                 match op {
                     BinOp::Concat if b >= 0 => Ok(concat(a, b)),
-                    _ => ops::binary(*op, a, b).map_err(|e| ops::arithmetic(*op_span, e).into()),
+                    _ => ops::binary(*op, a, b).map_err(|e| cx.fail(ops::arithmetic(*op_span, e))),
                 }
             }
             S::DivK { a, m, span, d_span } => {
@@ -103,7 +103,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let n = a.eval::<P>(cx)?;
                 if n < 1 {
-                    return Err(ops::bad_die(*span, n).into());
+                    return Err(cx.fail(ops::bad_die(*span, n)));
                 }
                 Ok(cx.die(n as u64))
             }
@@ -142,7 +142,7 @@ impl S {
                     None => None,
                 };
                 let n = n.eval::<P>(cx)?.max(0) as usize;
-                super::cx::check_len(n, *repeat_span)?;
+                cx.check_len(n, *repeat_span)?;
                 cx.add::<P>(2 * n as u64, *repeat_span)?;
                 Ok(fold_dice(cx.rng, *op, cmp, n, *k))
             }
@@ -202,7 +202,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let k = k.eval::<P>(cx)?;
                 if k < 0 {
-                    return Err(ops::negative_count(*sel_span, *sel, k).into());
+                    return Err(cx.fail(ops::negative_count(*sel_span, *sel, k)));
                 }
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
@@ -231,13 +231,13 @@ impl S {
                     }
                 };
                 let best = if *largest {
-                    members.iter().max()
+                    members.iter().copied().max()
                 } else {
-                    members.iter().min()
+                    members.iter().copied().min()
                 };
                 match best {
-                    Some(&v) => Ok(v),
-                    None => Err(not_single(*need, 0)),
+                    Some(v) => Ok(v),
+                    None => Err(not_single(cx, *need, 0)),
                 }
             }
             S::Single {
@@ -251,7 +251,7 @@ impl S {
                 list.eval::<P>(cx, buf)?;
                 match buf[..] {
                     [v] => Ok(v),
-                    _ => Err(not_single(*need, buf.len())),
+                    _ => Err(not_single(cx, *need, buf.len())),
                 }
             }
         }
