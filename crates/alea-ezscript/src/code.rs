@@ -210,6 +210,11 @@ pub struct LoopInfo {
     /// after its peephole passes ([`crate::compile`]), whose passes the evaluator's fast loop
     /// runs back to back without dispatching between the update and `LoopNext`.
     pub one_update: Option<(u32, BinOp, Operand)>,
+    /// With [`LoopInfo::one_update`]: the counter and the update's target are two slots, the
+    /// condition reads the counter and the counter's step is no slot of the two (so across
+    /// passes every other operand is constant): the fast loop then holds both in registers
+    /// for whole passes (decided here, from the code; the values' kinds are checked once).
+    pub held: bool,
 }
 
 /// One compiled function body, chunk or `was` argument.

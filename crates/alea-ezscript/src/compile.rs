@@ -84,7 +84,20 @@ fn mark_one_update_loops(code: &mut Code) {
             }) if skip as usize == pc => Some((slot, op, rhs)),
             _ => None,
         };
+        let counter = l.slot;
+        let held = match update {
+            Some((target, _, _)) => {
+                target != counter
+                    && l.cmp_slot == counter
+                    && match l.rhs {
+                        Operand::Num(_) => true,
+                        Operand::Local(y) => y != counter && y != target,
+                    }
+            }
+            None => false,
+        };
         code.loops[i as usize].one_update = update;
+        code.loops[i as usize].held = held;
     }
 }
 
@@ -653,6 +666,7 @@ impl Compiler {
                         body: body_at,
                         exit: 0,
                         one_update: None,
+                        held: false,
                     });
                     let i = self.code.loops.len() - 1;
                     self.emit(Op::LoopNext(i as u32), span, 0);
@@ -814,6 +828,10 @@ mod tests {
             // text (the update leaves the tight loop after the pass's end was paid), by a local.
             "for i = 0; i < 30; i += 1 { i += 2 }; t = \"a\"; for i = 0; i < 4; i += 1 { t += i }; t",
             "d = 3; m = 1; for i = 1; i <= 12; i *= 2 { m *= d }; for k = 9; k > 0; k -= d { m -= k }; m",
+            // Held passes (counter and target in registers): the update reading its own
+            // target, `%` and `-`, a step that is a local, a condition other than `<`.
+            "m = 1; for i = 0; i < 20; i += 1 { m += m }; r = 500; for j = 1; j < 50; j += 3 { r %= j }; m + r",
+            "d = 2; q = 0; for k = 90; k >= 0; k -= d { q -= k }; for k = 0; k != 7; k += 1 { q /= 2 }; q",
         ];
         for src in sources {
             let (plain, folded) = plain_and_folded(src);

@@ -595,6 +595,17 @@ impl<'a> Interp<'a> {
                     // dispatch above; each op still checks and pays exactly as its own arm does.
                     let update = l.one_update;
                     loop {
+                        if let (true, Some(u)) = (l.held, update)
+                            && let Some((done, f)) = held_passes(frame, l, u, fuel)
+                        {
+                            fuel = f;
+                            if done {
+                                pc = l.exit as usize;
+                                break;
+                            }
+                        }
+                        // One pass op by op: the one that reaches a polling point or the end
+                        // of the budget, or of a loop whose operands are not held.
                         let Some((go, f)) = loop_next(frame, l, fuel) else {
                             break 'ops;
                         };
@@ -852,6 +863,107 @@ fn loop_next(frame: &mut [Slot], l: &LoopInfo, fuel: u64) -> Option<(bool, u64)>
     *s = a;
     let x = if same { a } else { c };
     Some((compare_num(l.cmp, x, l.y), f))
+}
+
+/// Whole passes of a loop marked [`LoopInfo::held`], each [`loop_next`] then the body's
+/// [`num_update`], with the counter and the update's target in registers (written back at the
+/// end): as many passes as fit before the step budget's next polling point (so no pass can
+/// run out of steps or need a poll: each charge would pass [`charge`]'s test), paying the same
+/// steps in the same order. Whether the loop ended (else it stopped before a `LoopNext`, with
+/// nothing of that pass done) and the steps left; none when an operand is no number (nothing
+/// done).
+#[inline(never)]
+fn held_passes(
+    frame: &mut [Slot],
+    l: &LoopInfo,
+    (target, uop, urhs): (u32, BinOp, Operand),
+    fuel: u64,
+) -> Option<(bool, u64)> {
+    let b = match l.rhs {
+        Operand::Num(b) => b,
+        Operand::Local(y) => num(frame, y)?,
+    };
+    // The update's right-hand side: a constant, or one of the two held slots.
+    let (r, from_counter, from_target) = match urhs {
+        Operand::Num(r) => (r, false, false),
+        Operand::Local(y) if y == l.slot => (0.0, true, false),
+        Operand::Local(y) if y == target => (0.0, false, true),
+        Operand::Local(y) => (num(frame, y)?, false, false),
+    };
+    let i = num(frame, l.slot)?;
+    let t = num(frame, target)?;
+    let (next, update) = ((cost::NODE + l.pass_cost) as u64, cost::NODE as u64);
+    let passes = (fuel & (alea_core::POLL_STEPS - 1)) / (next + update);
+    let held = Held {
+        passes,
+        next,
+        update,
+        cmp: l.cmp,
+        y: l.y,
+        b,
+        r,
+        from_counter,
+        from_target,
+    };
+    // The operators chosen here, once, not at every pass: `+` and `-` (nearly every counted
+    // loop) get passes of their own with nothing called inside, so both values stay in
+    // registers (a call, as `%` may make, would spill them to memory around every pass).
+    let (i, t, done, spent) = match (l.op, uop) {
+        (BinOp::Add, BinOp::Add) => held.run(i, t, |a, b| a + b, |a, b| a + b),
+        (BinOp::Add, BinOp::Sub) => held.run(i, t, |a, b| a + b, |a, b| a - b),
+        (BinOp::Sub, BinOp::Add) => held.run(i, t, |a, b| a - b, |a, b| a + b),
+        (BinOp::Sub, BinOp::Sub) => held.run(i, t, |a, b| a - b, |a, b| a - b),
+        (op, uop) => held.run(i, t, |a, b| compound(op, a, b), |a, b| compound(uop, a, b)),
+    };
+    frame[l.slot as usize] = Slot::Val(Value::Number(i));
+    frame[target as usize] = Slot::Val(Value::Number(t));
+    Some((done, fuel - spent))
+}
+
+/// The constants of [`held_passes`]'s passes.
+struct Held {
+    passes: u64,
+    next: u64,
+    update: u64,
+    cmp: BinOp,
+    y: f64,
+    b: f64,
+    r: f64,
+    from_counter: bool,
+    from_target: bool,
+}
+
+impl Held {
+    /// Up to `passes` passes from counter `i` and target `t`: the two values after them,
+    /// whether the loop ended, and the steps paid. One function per pair of operators (a
+    /// loop that may call `fmod` spills its values around the whole function it is in).
+    #[inline(never)]
+    fn run(
+        &self,
+        mut i: f64,
+        mut t: f64,
+        step: impl Fn(f64, f64) -> f64,
+        update: impl Fn(f64, f64) -> f64,
+    ) -> (f64, f64, bool, u64) {
+        let mut spent = 0;
+        for _ in 0..self.passes {
+            i = step(i, self.b);
+            spent += self.next;
+            if !compare_num(self.cmp, i, self.y) {
+                return (i, t, true, spent);
+            }
+            let r = if self.from_counter {
+                i
+            } else if self.from_target {
+                t
+            } else {
+                self.r
+            };
+            t = update(t, r);
+            spent += self.update;
+        }
+        (i, t, false, spent)
+    }
 }
 
 /// The error of `&&` / `||` on an operand that is not true or false.
