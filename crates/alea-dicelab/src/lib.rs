@@ -143,6 +143,26 @@ pub fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Source length (bytes) up to which [`with_stack_for`] runs on the caller's thread. Every
+/// nesting level takes at least one byte of source, and the deepest-per-byte shapes measured
+/// need about 1.2 KiB of stack per level (`---…d6`, docs/performance/dicelab-calc.md, "Calc's
+/// stack"; nested `let`s 1.7 KiB per 12 bytes), so such a program needs under 2 MiB: less than
+/// a process's main thread has (8 MiB under the usual limit).
+pub const SHALLOW_SOURCE_BYTES: usize = 1024;
+
+/// Runs `f` on the caller's thread when the program's source is at most
+/// [`SHALLOW_SOURCE_BYTES`] long, otherwise inside [`with_big_stack`]. For a process's main
+/// thread (which has at least 8 MiB under the usual limit): spawning and joining the 64 MiB
+/// thread, and the thread's own malloc arena growing page by page, cost a short whole-process
+/// run a third of its time (issue 16, docs/performance/dicelab-calc.md).
+pub fn with_stack_for<T: Send>(source_len: usize, f: impl FnOnce() -> T + Send) -> T {
+    if source_len <= SHALLOW_SOURCE_BYTES {
+        f()
+    } else {
+        with_big_stack(f)
+    }
+}
+
 fn unreachable_spawn_failure() -> ! {
     std::panic::resume_unwind(Box::new("cannot spawn the big-stack thread"))
 }
