@@ -231,9 +231,20 @@ pub(crate) fn fold_dice(
     v
 }
 
-/// Appends `n` fresh `dk` to `out`.
-#[inline]
+/// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
+/// nearly always) are handled in the caller, without the call and the state copy of the loop.
+#[inline(always)]
 pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+    // One test for the pools (`5#d10`), which go to the loop.
+    if n >= 2 {
+        push_dice_loop(rng, out, n, k);
+    } else if n == 1 {
+        out.push((1 + rng.below(k)) as i32);
+    }
+}
+
+#[inline(never)]
+fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
     let mut local = rng.clone();
     let start = out.len();
     out.resize(start + n, 0);

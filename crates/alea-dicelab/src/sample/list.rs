@@ -16,6 +16,14 @@ impl L {
                 out.push(v);
                 cx.check_len(out.len(), *span)
             }
+            // `n#dK` in the fast mode (a loop body's `(count <6 x)#d6`), without a call.
+            L::RepeatDice { n, k, span } if !P => {
+                let n = n.eval::<P>(cx)?.max(0) as usize;
+                cx.check_len(out.len().saturating_add(n), *span)?;
+                cx.add::<P>(2 * n as u64, *span)?;
+                push_dice(cx.rng, out, n, *k);
+                Ok(())
+            }
             _ => self.eval_node::<P>(cx, out),
         }
     }

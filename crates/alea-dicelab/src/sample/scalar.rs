@@ -29,7 +29,34 @@ impl S {
                 [v] => Ok(v),
                 _ => self.eval_node::<P>(cx),
             },
+            // The fold of a bound variable (`count <6 x` in a loop body) in the fast mode,
+            // where its own steps are charged ahead.
+            S::AggCmpVar {
+                op,
+                sel,
+                drop,
+                x,
+                slot,
+                ..
+            } if !P => {
+                let x = x.operand(cx)?;
+                Ok(fold_cmp(*op, *sel, *drop, x, &cx.env[*slot]))
+            }
             _ => self.eval_node::<P>(cx),
+        }
+    }
+
+    /// An operand in the fast mode: a constant or a single-member variable here, anything
+    /// else by its call.
+    #[inline(always)]
+    fn operand(&mut self, cx: &mut Cx) -> R<i32> {
+        match self {
+            S::Const(n, _) => Ok(*n),
+            S::Var { slot, .. } => match cx.env[*slot][..] {
+                [v] => Ok(v),
+                _ => self.eval_node::<false>(cx),
+            },
+            _ => self.eval_node::<false>(cx),
         }
     }
 
