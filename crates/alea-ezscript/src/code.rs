@@ -114,6 +114,8 @@ pub enum Op {
     Enter(u32),
     /// Returns from a user function with the value on top.
     Return,
+    /// [`Op::Binary`] then [`Op::Return`] (a function whose value is `a op b`), one op.
+    ReturnBinary(BinOp),
     /// [`Op::Local`] then [`Op::Return`] (a function whose value is a local).
     ReturnLocal(u32, u32),
     /// Ends a chunk (or a `was` argument) with the value on top.

@@ -61,9 +61,38 @@ fn peephole(mut code: Code) -> Code {
         mark_one_update_loops(&mut code);
         return code;
     }
+    fuse_binary_returns(&mut code);
     fold_burns(&mut code);
     mark_one_update_loops(&mut code);
     code
+}
+
+/// Which ops something jumps to (a jump, a loop's body or exit), by op (one past the end too).
+fn jump_targets(code: &mut Code) -> Vec<bool> {
+    let mut target = vec![false; code.ops.len() + 1];
+    for op in &mut code.ops {
+        if let Some(t) = targets(op) {
+            target[*t as usize] = true;
+        }
+    }
+    for l in &code.loops {
+        target[l.body as usize] = true;
+        target[l.exit as usize] = true;
+    }
+    target
+}
+
+/// `a op b` just before a return is one op with it ([`Op::ReturnBinary`]), unless something
+/// jumps to that return (it stays, for the jumps; only the fused op's own path skips it).
+fn fuse_binary_returns(code: &mut Code) {
+    let target = jump_targets(code);
+    for pc in 0..code.ops.len().saturating_sub(1) {
+        if let (Op::Binary(op), Op::Return) = (code.ops[pc], code.ops[pc + 1])
+            && !target[pc + 1]
+        {
+            code.ops[pc] = Op::ReturnBinary(op);
+        }
+    }
 }
 
 /// Records each counted loop whose body, as finally compiled, is one numeric update that
@@ -123,7 +152,7 @@ fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
 
 #[cfg(test)]
 thread_local! {
-    /// Compiles without [`fold_burns`] and [`Op::BinLeaves`], and runs loops without the
+    /// Compiles without [`fold_burns`], [`Op::BinLeaves`] and [`Op::ReturnBinary`], and runs loops without the
     /// evaluator's `fast_loop`: the oracle of the test below (set while compiling and running).
     pub(crate) static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -166,16 +195,7 @@ fn cost_of(op: &mut Op) -> Option<&mut u32> {
 /// something jumps to the child's op (it would pay the parent's steps again).
 fn fold_burns(code: &mut Code) {
     let n = code.ops.len();
-    let mut target = vec![false; n + 1];
-    for op in &mut code.ops {
-        if let Some(t) = targets(op) {
-            target[*t as usize] = true;
-        }
-    }
-    for l in &code.loops {
-        target[l.body as usize] = true;
-        target[l.exit as usize] = true;
-    }
+    let target = jump_targets(code);
     let mut keep = vec![true; n];
     let mut pre = Vec::new();
     for pc in 0..n.saturating_sub(1) {

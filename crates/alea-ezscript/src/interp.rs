@@ -296,11 +296,11 @@ impl<'a> Interp<'a> {
             if self.stack.len() <= height {
                 break;
             }
-            // Checked in place: a number or an unset slot owns nothing, so shortening the
-            // vector is all its drop does (no copy of the slot out, no drop glue).
+            // Checked in place: a number or an unset slot owns nothing, so it is forgotten,
+            // not dropped (`truncate` and a dropped `pop` both call the drop glue, a call and
+            // a jump table per slot; a popped slot matched whole is copied out first).
             if matches!(last, Slot::Val(Value::Number(_)) | Slot::Unset) {
-                let n = self.stack.len() - 1;
-                self.stack.truncate(n);
+                std::mem::forget(self.stack.pop());
             } else {
                 drop(self.stack.pop());
             }

@@ -12,22 +12,36 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 impl<'a> Interp<'a> {
-    /// The function in captured variable `i`, for a call.
+    /// The function in captured variable `i`, for a call; `callee_span` is asked for only when
+    /// the slow path needs it (an indexed span costs a bounds check on every call).
     #[inline(always)]
-    pub(super) fn upval_function(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
+    pub(super) fn upval_function(
+        &mut self,
+        i: u32,
+        callee_span: impl Fn() -> Span,
+    ) -> R<Rc<Closure>> {
         let f = match (self.closure.as_deref(), self.forbid_locals) {
-            (Some(Closure::User { captures, .. }), None) => match &*captures[i as usize].borrow() {
-                Some(Value::Function(f)) => Some(f.clone()),
-                _ => None,
+            (Some(Closure::User { captures, .. }), None) => match captures.get(i as usize) {
+                Some(c) => match &*c.borrow() {
+                    Some(Value::Function(f)) => Some(f.clone()),
+                    _ => None,
+                },
+                None => None,
             },
             _ => None,
         };
         match f {
             Some(f) => Ok(f),
-            None => match self.read_upval(i, callee_span)? {
-                Value::Function(f) => Ok(f),
-                f => fail(format!("Cannot call {}", f.type_name()), callee_span),
-            },
+            None => self.upval_function_slow(i, callee_span()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn upval_function_slow(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
+        match self.read_upval(i, callee_span)? {
+            Value::Function(f) => Ok(f),
+            f => fail(format!("Cannot call {}", f.type_name()), callee_span),
         }
     }
 
@@ -53,7 +67,7 @@ impl<'a> Interp<'a> {
                 for a in args {
                     super::vm::push_fast(&mut self.stack, Slot::Val(a.clone()));
                 }
-                let code = self.enter(f, new_base, args.len(), span)?;
+                let code = self.enter(f, new_base, args.len(), || span)?;
                 let (frames, operands, depth) = (self.nframes, self.operands.len(), self.depth);
                 let saved_base = std::mem::replace(&mut self.base, new_base);
                 let saved_op_base = std::mem::replace(&mut self.op_base, operands);
@@ -91,11 +105,17 @@ impl<'a> Interp<'a> {
     /// Gets user function `f`, whose `nargs` arguments are in the slots from `new_base`, ready
     /// to run (the checks, captured parameters boxed, its other slots unset); returns its code.
     #[inline(always)]
-    fn enter(&mut self, f: &Closure, new_base: usize, nargs: usize, span: Span) -> R<&'a Code> {
+    fn enter(
+        &mut self,
+        f: &Closure,
+        new_base: usize,
+        nargs: usize,
+        span: impl Fn() -> Span,
+    ) -> R<&'a Code> {
         let protos = self.protos;
         let Closure::User { index, proto, .. } = f else {
             self.stack.truncate(new_base);
-            return fail("internal: not a user function", span);
+            return fail("internal: not a user function", span());
         };
         // A function value can outlive its run and reach a later run through a host. Its code
         // names its program's functions and texts by index (`Op::Func`, `Const`), so it runs
@@ -104,10 +124,10 @@ impl<'a> Interp<'a> {
         // A function of another program is an error, not a wrong index.
         let proto = match protos.get(*index as usize) {
             Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => p,
-            _ => return self.foreign_error(new_base, span),
+            _ => return self.foreign_error(new_base, span()),
         };
         if nargs != proto.params.len() || self.depth >= self.limits.depth {
-            return self.frame_error(f, new_base, nargs, span);
+            return self.frame_error(f, new_base, nargs, span());
         }
         if proto.boxes_params {
             for d in proto.params.iter().filter(|d| d.boxed) {
@@ -139,7 +159,7 @@ impl<'a> Interp<'a> {
         pc: usize,
         at: usize,
     ) -> R<&'a Code> {
-        let callee = self.enter(&f, new_base, nargs, code.spans[at])?;
+        let callee = self.enter(&f, new_base, nargs, || code.spans[at])?;
         if self.nframes == self.frames.len() {
             self.frames.push(Frame::default());
         }

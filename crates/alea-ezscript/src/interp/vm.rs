@@ -105,6 +105,19 @@ impl<'a> Interp<'a> {
                 r?
             }};
         }
+        // `?` on `$e`, which neither charges nor reads steps: `self.fuel` written back only
+        // when it fails.
+        macro_rules! tryf {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.fuel = fuel;
+                        return Err(e);
+                    }
+                }
+            };
+        }
         // Returns `$v` from the running function: to the caller's frame, or out of this run
         // when the caller is native. `$v` is evaluated where it is used, after the frame is
         // popped: a number's return passes `Value::Number(x)`, so the value is only made at
@@ -252,7 +265,7 @@ impl<'a> Interp<'a> {
                 }
                 Op::UpvalCallee { i, cost: n, x } => {
                     pay!(n, at);
-                    let f = sync!(self.upval_function(i, code.extra[x as usize]));
+                    let f = tryf!(self.upval_function(i, || code.extra[x as usize]));
                     push_fast(&mut self.operands, Value::Function(f));
                 }
                 Op::Call(n) => {
@@ -267,7 +280,7 @@ impl<'a> Interp<'a> {
                         self.stack
                             .extend(self.operands.drain(callee + 1..).map(Slot::Val));
                         self.operands.truncate(callee);
-                        code = sync!(self.push_frame(f, new_base, n, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at));
                         pc = 0;
                     } else {
                         let args = self.operands.split_off(callee + 1);
@@ -286,7 +299,7 @@ impl<'a> Interp<'a> {
                 } => {
                     pay!(n, at);
                     let x = x as usize;
-                    let f = sync!(self.upval_function(upval, code.extra[x]));
+                    let f = tryf!(self.upval_function(upval, || code.extra[x]));
                     let new_base = self.stack.len();
                     // The argument straight into its slot (see `push_num_op`).
                     match &self.stack[self.base + slot as usize] {
@@ -307,7 +320,7 @@ impl<'a> Interp<'a> {
                         }
                     }
                     if let Closure::User { .. } = &*f {
-                        code = sync!(self.push_frame(f, new_base, 1, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at));
                         pc = 0;
                     } else {
                         let arg = match self.stack.pop() {
@@ -365,13 +378,39 @@ impl<'a> Interp<'a> {
                         std::mem::forget(v);
                     }
                 }
-                Op::Return => match self.operands.pop() {
-                    Some(Value::Number(x)) => ret!(Value::Number(x)),
-                    v => {
-                        let v = v.unwrap_or_default();
+                Op::Return => match self.operands.last() {
+                    // A number is read in place and forgotten (a popped value matched as a
+                    // whole is dropped at the end of the match: a call of the drop glue).
+                    Some(&Value::Number(x)) => {
+                        std::mem::forget(self.operands.pop());
+                        ret!(Value::Number(x));
+                    }
+                    _ => {
+                        let v = self.pop();
                         ret!(v);
                     }
                 },
+                Op::ReturnBinary(op) => {
+                    let n = self.operands.len();
+                    if n >= 2
+                        && let (Value::Number(a), Value::Number(b)) =
+                            (&self.operands[n - 2], &self.operands[n - 1])
+                    {
+                        let (a, b) = (*a, *b);
+                        std::mem::forget(self.operands.pop());
+                        std::mem::forget(self.operands.pop());
+                        if is_comparison(op) {
+                            ret!(Value::Bool(compare_num(op, a, b)));
+                        } else {
+                            ret!(Value::Number(arith(op, a, b)));
+                        }
+                        continue;
+                    }
+                    let y = self.pop();
+                    let x = self.pop();
+                    let v = sync!(self.apply_other(op, x, y, code.spans[at]));
+                    ret!(v);
+                }
                 Op::ReturnLocal(slot, n) => {
                     pay!(n, at);
                     let v = match &self.stack[self.base + slot as usize] {
