@@ -72,6 +72,23 @@ impl SourceFile {
         (line + 1, col)
     }
 
+    /// Byte offset of a 1-based line and column (columns count characters), the inverse of
+    /// [`SourceFile::line_col`]: for languages whose errors carry a position rather than a
+    /// span. A line past the end gives the text's length; a column past the line's end
+    /// stops at its terminator.
+    pub fn offset_at(&self, line: usize, col: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let line_text = self.line_text(line.saturating_sub(1));
+        start
+            + line_text
+                .chars()
+                .take(col.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum::<usize>()
+    }
+
     /// The text of 0-based line `line`, without its line terminator (`\n` or `\r\n`).
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line) else {
@@ -89,6 +106,25 @@ impl SourceFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offset_at_inverts_line_col() {
+        let f = SourceFile::new("t", "ab\n\tcé d\r\nlast");
+        for offset in (0..=f.text().len()).filter(|&o| f.text().is_char_boundary(o)) {
+            let (line, col) = f.line_col(offset);
+            // The `\r` of a CRLF has no column of its own: it maps to the line's end.
+            let expected = if f.text()[..offset].ends_with('\r') {
+                offset - 1
+            } else {
+                offset
+            };
+            let back = f.offset_at(line, col);
+            assert_eq!(back, expected, "{offset} -> {line}:{col}");
+        }
+        assert_eq!(f.offset_at(2, 4), 7); // after "\tcé" (é is two bytes)
+        assert_eq!(f.offset_at(2, 99), 9); // stops before "\r\n"
+        assert_eq!(f.offset_at(9, 1), f.text().len());
+    }
 
     #[test]
     fn positions_count_characters_and_lines() {

@@ -134,7 +134,7 @@ fn load_state(path: &str) -> Result<TableState, String> {
     let file = read_file(path)?;
     TableState::from_json(file.text()).map_err(|e| match e.position {
         Some((line, col)) => {
-            let offset = line_offset(&file, line, col);
+            let offset = file.offset_at(line, col);
             Diagnostic::error(e.message)
                 .with_span(Span::point(offset))
                 .render_with(&file, RenderOptions::single_caret())
@@ -143,22 +143,6 @@ fn load_state(path: &str) -> Result<TableState, String> {
         }
         None => format!("{}: error: {e}", file.name()),
     })
-}
-
-fn line_offset(file: &SourceFile, line: usize, col: usize) -> usize {
-    let text = file.text();
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let rest = &text[start.min(text.len())..];
-    start
-        + rest
-            .chars()
-            .take(col.saturating_sub(1))
-            .map(char::len_utf8)
-            .sum::<usize>()
 }
 
 /// The one JSON shape of a diagnostic (docs/cli.md).

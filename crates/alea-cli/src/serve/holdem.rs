@@ -113,7 +113,7 @@ pub fn run(input: &Value) -> Value {
         Some(Ok(s)) => Some(s),
         Some(Err(e)) => {
             let file = SourceFile::new("state.json", state.unwrap_or_default());
-            let offset = e.position.map_or(0, |(l, c)| offset_of(&file, l, c));
+            let offset = e.position.map_or(0, |(l, c)| file.offset_at(l, c));
             let message = if e.path.is_empty() {
                 e.message.clone()
             } else {
@@ -187,21 +187,4 @@ pub fn run(input: &Value) -> Value {
         .collect();
     json!({"ok": e.error.is_none(), "seed": seed, "results": results, "debug": debug, "trace": trace,
            "memory": memory, "errors": errors})
-}
-
-/// Byte offset of a 1-based line and column (in characters).
-fn offset_of(file: &SourceFile, line: usize, col: usize) -> usize {
-    let text = file.text();
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let rest = &text[start.min(text.len())..];
-    start
-        + rest
-            .chars()
-            .take(col.saturating_sub(1))
-            .map(char::len_utf8)
-            .sum::<usize>()
 }
