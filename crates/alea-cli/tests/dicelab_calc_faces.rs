@@ -1,5 +1,5 @@
 //! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
-//! `n#die` and of `foreach` over a pool against the installed
+//! `n#die`, of `foreach` over a pool and of bindings read once against the installed
 //! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
 //! enumerate. Each line is a spelling the planning pass reads through counts per face; that
 //! they are *computed* that way (not by the general path) is checked in
@@ -62,6 +62,24 @@ const MAPPED: &[&str] = &[
     "sum (foreach y in 3#d6 do (y,y))",
 ];
 
+/// Bindings read once, outside any loop of their body, read in place (calc/reads.rs): a pool
+/// bound by `let` and read in order, never read, or bound inside a `foreach` body.
+const SINGLE_READ: &[&str] = &[
+    "let x = 4#d6 in first 1 x",
+    "let x = 4#d6 in sum(last 2 x)",
+    "let x = 5#d4 in sum(drop first 2 x)",
+    "let x = d3#d6 in sum(first 2 x)",
+    "sum(foreach y in 1..3 do let z = 4#d6 in first 1 z)",
+    "sum(foreach y in 1..3 do let z = y#d6 in last 1 z)",
+    "let x = 4#d6 in let y = d4 in y * sum(first 2 x)",
+    "let a = 4#d6 in let b = first 3 a in sum(last 2 b)",
+    "let x = 3#d6 in if >3 first 1 x then 1 else 0",
+    "let x = 4#d6 in high 1 (first 3 x)",
+    "let x = 4#d6 in 5",
+    "let x = 3#d6 in first 1 (rev x)",
+    "let x = (d4, 2#d6) in sum(first 2 x)",
+];
+
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
     let out = support::program(bin, &["-c"]).stdin(program).output();
     (
@@ -76,7 +94,12 @@ fn planned_families_are_byte_identical_to_0_7() {
     if !support::require(REFERENCE, std::path::Path::new(REFERENCE).exists()) {
         return;
     }
-    for program in FAMILIES.iter().chain(POSITIONAL).chain(MAPPED) {
+    for program in FAMILIES
+        .iter()
+        .chain(POSITIONAL)
+        .chain(MAPPED)
+        .chain(SINGLE_READ)
+    {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");
         assert!(!theirs.is_empty(), "{program}");

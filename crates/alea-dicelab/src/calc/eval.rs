@@ -10,6 +10,7 @@ use super::faces;
 use super::marks::{BindingOrder, node_key};
 use super::ops;
 use super::pool::{Keep, LazyPool};
+use super::reads::SingleReads;
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
@@ -31,6 +32,7 @@ const LET_VALUE_STEPS: u64 = 16;
 pub(crate) const MAX_LIST: usize = 10_000_000;
 
 /// What a node evaluates to: a distribution, or (unordered only) a lazy pool of dice.
+#[derive(Clone)]
 pub(crate) enum Repr {
     Dist(Dist<Val>),
     Pool(LazyPool),
@@ -48,6 +50,12 @@ pub(crate) struct Calc<'a> {
     pub overrides: HashMap<usize, Val>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
+    /// The bindings read at most once (see `reads.rs`).
+    pub single_reads: SingleReads<'a>,
+    /// The single-read `let`s whose body is being evaluated with the value read in place (by
+    /// key), with the value's representation, unordered and ordered, once evaluated: the value
+    /// reads only slots outside the `let`, which do not change while its body is evaluated.
+    pub in_place: HashMap<usize, [Option<Repr>; 2]>,
 }
 
 pub(crate) type R<T> = Result<T, Box<Diagnostic>>;
@@ -90,7 +98,7 @@ fn sorted(mut v: Vec<i32>, ordered: bool) -> Vec<i32> {
     v
 }
 
-impl Calc<'_> {
+impl<'a> Calc<'a> {
     /// The distribution of `e`'s value (materialising a lazy pool).
     pub(crate) fn dist(&mut self, e: &Expr, ordered: bool) -> R<Dist<Val>> {
         match self.eval(e, ordered)? {
@@ -133,10 +141,17 @@ impl Calc<'_> {
         let d = match &e.kind {
             Number(n) => Dist::certain(Val::one(*n, false)),
             Empty => Dist::certain(Val::list(vec![])),
-            Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
-                Some(val) => Dist::certain(val.clone()),
-                None => return Err(ops::unknown_variable(e.span, &v.name)),
-            },
+            Var(v) => {
+                if let Some(&(let_key, value)) = self.single_reads.vars.get(&node_key(e))
+                    && self.in_place.contains_key(&let_key)
+                {
+                    return self.read_in_place(let_key, value, ordered);
+                }
+                match v.slot.and_then(|s| self.env.get(s as usize)) {
+                    Some(val) => Dist::certain(val.clone()),
+                    None => return Err(ops::unknown_variable(e.span, &v.name)),
+                }
+            }
             Neg(a) => {
                 let d = self.scalar(a, Operand::Neg, e.span)?;
                 d.map(|(x, cut)| Val::new(vec![x.wrapping_neg()], *cut))
@@ -296,6 +311,12 @@ impl Calc<'_> {
                 })?
             }
             Let { value, body, .. } => {
+                if self.single_reads.lets.contains_key(&node_key(e))
+                    && !self.deterministic.contains(&node_key(value))
+                    && let Some(r) = self.let_in_place(e, value, body, ordered)?
+                {
+                    return Ok(r);
+                }
                 let value_ordered = self
                     .binding_order
                     .get(&node_key(e))
@@ -540,7 +561,8 @@ impl Calc<'_> {
         }
         let mut l = None;
         if positional && let [((k, false), _)] = nd.as_slice() {
-            match self.positional_repeat(*k, drop, list, ordered)? {
+            let read = self.through_reads(list);
+            match self.positional_repeat(*k, drop, read, ordered)? {
                 Positional::Kept(r) => return Ok(r),
                 Positional::List(r) => l = Some(r),
                 Positional::Other => {}
@@ -677,6 +699,64 @@ impl Calc<'_> {
             filters: Vec::new(),
             keep: None,
         }))
+    }
+
+    /// A single-read `let` (`reads.rs`): the body evaluated with the value read in place.
+    /// The value is evaluated first, unordered, so that its errors are reported before the
+    /// body's even when the read is never reached; `None` (conditioning on each value
+    /// decides, with the budget as it was) when that fails or some path of the value was cut
+    /// by a `while` (the cut marks the whole body's result).
+    fn let_in_place(
+        &mut self,
+        e: &Expr,
+        value: &Expr,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Option<Repr>> {
+        let key = node_key(e);
+        let saved = self.budget.clone();
+        let first = match self.eval(value, false) {
+            Ok(Repr::Dist(d)) if d.outcomes().any(|v| v.cut()) => None,
+            Ok(r) => Some(r),
+            Err(_) => None,
+        };
+        let Some(first) = first else {
+            self.budget = saved;
+            return Ok(None);
+        };
+        // The slot stays taken (inner bindings keep their slots); nothing reads it.
+        self.env.push(Val::list(vec![]));
+        self.in_place.insert(key, [Some(first), None]);
+        let r = self.eval(body, ordered);
+        self.in_place.remove(&key);
+        self.env.pop();
+        r.map(Some)
+    }
+
+    /// The value of an in-place `let` at its one read, under the read's mark.
+    fn read_in_place(&mut self, let_key: usize, value: &Expr, ordered: bool) -> R<Repr> {
+        let i = usize::from(ordered);
+        if let Some(r) = &self.in_place[&let_key][i] {
+            return Ok(r.clone());
+        }
+        let r = self.eval(value, ordered)?;
+        if let Some(slots) = self.in_place.get_mut(&let_key) {
+            slots[i] = Some(r.clone());
+        }
+        Ok(r)
+    }
+
+    /// The expression a positional filter reads: an in-place `let`'s value for its read.
+    fn through_reads<'e>(&self, mut list: &'e Expr) -> &'e Expr
+    where
+        'a: 'e,
+    {
+        while let Some(&(let_key, value)) = self.single_reads.vars.get(&node_key(list))
+            && self.in_place.contains_key(&let_key)
+        {
+            list = value;
+        }
+        list
     }
 
     /// `let` whose body has no randomness: the body's value for each value of the binding,
