@@ -47,6 +47,11 @@ const POSITIONAL: &[&str] = &[
     "sum (first 2 (3#d6, 2#d4))",
     "sum(first 0 (3#d6))",
     "sum (first 2 (3#(1..d3)))",
+    "sum(first d3 (4#d6))",
+    "sum(last d2 (d3#d6))",
+    "sum(drop first d2 (3#d6))",
+    "sum(drop last (d3-1) (4#d4))",
+    "let x = 4#d6 in sum(first d3 x)",
 ];
 
 /// `foreach y in POOL do G` as a pool of mapped dice (calc/eval.rs, `map_pool`), and bodies

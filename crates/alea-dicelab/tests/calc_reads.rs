@@ -95,6 +95,14 @@ fn pools_too_big_to_list_in_order_are_computed() {
             "let x = 20#d10 in let y = d6 in y + sum (first 1 x)",
             "d6 + d10",
         ),
+        // A random count keeps min(k, n) dice for each pair of counts.
+        ("sum (first d4 (20#d10))", "sum (d4#d10)"),
+        ("let x = 20#d10 in sum (first d4 x)", "sum (d4#d10)"),
+        (
+            "let x = 20#d10 in sum (drop last d4 x)",
+            "sum ((20-d4)#d10)",
+        ),
+        ("sum (last d6 (d3#d10))", "sum ((sum (low 1 (d6, d3)))#d10)"),
     ] {
         assert_eq!(exact(program), exact(direct), "{program}");
     }

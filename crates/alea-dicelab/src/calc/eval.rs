@@ -403,10 +403,11 @@ impl<'a> Calc<'a> {
     /// `first k`/`last k` (or their `drop`) of `n#die` for a single-value die: the dice are
     /// independent and identical, so any k of them in order are distributed as `k#die`
     /// (order statistics of position need no enumeration): `sum(first 3 (20#d6))` is three
-    /// dice, not 6^20 sequences. Falls back to the list when the body is not such a die.
+    /// dice, not 6^20 sequences; a random k (`first d4 (20#d10)`) keeps min(k, n) dice for
+    /// each pair of counts. Falls back to the list when the body is not such a die.
     fn positional_repeat(
         &mut self,
-        k: i32,
+        k: &Dist<(i32, bool)>,
         drop: bool,
         list: &Expr,
         ordered: bool,
@@ -432,11 +433,17 @@ impl<'a> Calc<'a> {
             let l = self.repeat_built(list, n, *op_span, body, body_repr, true)?;
             return Ok(Positional::List(l));
         }
-        let k = k.max(0);
-        let kept = n.map(|&(c, cut)| {
-            let c = c.max(0);
-            (if drop { (c - k).max(0) } else { c.min(k) }, cut)
-        });
+        // The kept count for each pair of counts (a random k as `first d4 x` too).
+        let kept = k
+            .product(
+                &n,
+                |&(k, _), &(c, cut)| {
+                    let (k, c) = (k.max(0), c.max(0));
+                    (if drop { (c - k).max(0) } else { c.min(k) }, cut)
+                },
+                &mut self.budget,
+            )
+            .map_err(limit(list.span, "#"))?;
         let r = self.repeat_built(list, kept, *op_span, body, body_repr, ordered)?;
         Ok(Positional::Kept(r))
     }
@@ -560,9 +567,9 @@ impl<'a> Calc<'a> {
             return Err(ops::negative_count(selector_span, selector, *k));
         }
         let mut l = None;
-        if positional && let [((k, false), _)] = nd.as_slice() {
+        if positional && nd.outcomes().all(|(_, cut)| !cut) {
             let read = self.through_reads(list);
-            match self.positional_repeat(*k, drop, read, ordered)? {
+            match self.positional_repeat(&nd, drop, read, ordered)? {
                 Positional::Kept(r) => return Ok(r),
                 Positional::List(r) => l = Some(r),
                 Positional::Other => {}
