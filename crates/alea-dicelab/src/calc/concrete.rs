@@ -142,19 +142,12 @@ impl Calc<'_> {
                     let pass = val
                         .items()
                         .iter()
-                        .filter(|m| selector.compare(**m, k) != *drop);
-                    return Ok(vec![match agg {
-                        ast::Aggregate::Sum => pass.fold(0i32, |s, x| s.wrapping_add(*x)),
-                        ast::Aggregate::Prod => pass.fold(1i32, |s, x| s.wrapping_mul(*x)),
-                        ast::Aggregate::Count => pass.count() as i32,
-                    }]);
+                        .copied()
+                        .filter(|m| selector.compare(*m, k) != *drop);
+                    return Ok(vec![crate::ops::aggregate(*agg, pass)]);
                 }
                 let v = self.concrete(a, cut)?;
-                vec![match agg {
-                    ast::Aggregate::Sum => v.iter().fold(0i32, |s, x| s.wrapping_add(*x)),
-                    ast::Aggregate::Prod => v.iter().fold(1i32, |s, x| s.wrapping_mul(*x)),
-                    ast::Aggregate::Count => v.len() as i32,
-                }]
+                vec![crate::ops::aggregate(*agg, v)]
             }
             Repeat {
                 count,

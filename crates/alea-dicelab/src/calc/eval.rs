@@ -214,16 +214,8 @@ impl<'a> Calc<'a> {
                     d.map(|v| Val::one(*v, false))
                 }
                 Repr::Dist(d) => d.map(|v| {
-                    let x = match agg {
-                        ast::Aggregate::Sum => {
-                            v.items().iter().fold(0i32, |s, x| s.wrapping_add(*x))
-                        }
-                        ast::Aggregate::Prod => {
-                            v.items().iter().fold(1i32, |s, x| s.wrapping_mul(*x))
-                        }
-                        ast::Aggregate::Count => v.items().len() as i32,
-                    };
-                    Val::new(vec![x], v.cut())
+                    let x = crate::ops::aggregate(*agg, v.items().iter().copied());
+                    Val::one(x, v.cut())
                 }),
             },
             Repeat {
