@@ -68,7 +68,8 @@ const MAPPED: &[&str] = &[
 ];
 
 /// Bindings read once, outside any loop of their body, read in place (calc/reads.rs): a pool
-/// bound by `let` and read in order, never read, or bound inside a `foreach` body.
+/// bound by `let` and read in order, never read, or bound inside a `foreach` body; and pools
+/// read by `first`/`last` at disjoint positions.
 const SINGLE_READ: &[&str] = &[
     "let x = 4#d6 in first 1 x",
     "let x = 4#d6 in sum(last 2 x)",
@@ -83,6 +84,11 @@ const SINGLE_READ: &[&str] = &[
     "let x = 4#d6 in 5",
     "let x = 3#d6 in first 1 (rev x)",
     "let x = (d4, 2#d6) in sum(first 2 x)",
+    // Read several times at disjoint positions of n#die.
+    "let x = 4#d6 in sum(first 1 x) + sum(last 1 x)",
+    "let x = 5#d4 in sum(first 2 x) - sum(last 2 x)",
+    "let x = 4#d6 in sum(first 2 x) * sum(drop first 2 x)",
+    "let x = 5#d6 in let k = 2 in sum(first k x) + sum(last k x)",
 ];
 
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {

@@ -107,3 +107,40 @@ fn pools_too_big_to_list_in_order_are_computed() {
         assert_eq!(exact(program), exact(direct), "{program}");
     }
 }
+
+#[test]
+fn disjoint_positional_reads_are_independent_dice() {
+    // Small pools: the same as the general path (the twin reads x once more in `0#x`).
+    for program in [
+        "let x = 4#d6 in sum (first 1 X) + sum (last 1 X)",
+        "let x = 5#d4 in sum (first 2 X) - sum (last 2 X)",
+        "let x = 4#d6 in sum (first 2 X) * sum (drop first 2 X)",
+        "let x = 4#d6 in let k = 2 in sum (first k X) + sum (last k X)",
+        // Overlapping positions: the general path either way.
+        "let x = 3#d6 in sum (first 2 X) + sum (last 2 X)",
+        "let x = 4#d6 in sum (drop last 1 X) + sum (last 2 X)",
+    ] {
+        let (once, twice) = twins(program);
+        assert_eq!(exact(&once), exact(&twice), "{once}");
+    }
+    // Big pools: disjoint positions are that many fresh dice.
+    for (program, direct) in [
+        (
+            "let x = 20#d10 in sum (first 1 x) + sum (last 1 x)",
+            "sum (2#d10)",
+        ),
+        (
+            "let x = 20#d10 in sum (first 3 x) - sum (drop first 3 x)",
+            "sum (3#d10) - sum (17#d10)",
+        ),
+        (
+            "let x = 30#d6 in sum (high 1 (first 2 x)) + sum (low 1 (last 2 x))",
+            "sum (high 1 (2#d6)) + sum (low 1 (2#d6))",
+        ),
+    ] {
+        assert_eq!(exact(program), exact(direct), "{program}");
+    }
+    // Overlapping reads of a big pool still list its sequences.
+    let e = run("let x = 20#d10 in sum (first 3 x) + sum (last 18 x)").unwrap_err();
+    assert!(e.starts_with("1:11: calc limit in '#'"), "{e}");
+}

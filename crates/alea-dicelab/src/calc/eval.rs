@@ -303,7 +303,8 @@ impl<'a> Calc<'a> {
                 })?
             }
             Let { value, body, .. } => {
-                if self.single_reads.lets.contains_key(&node_key(e))
+                if (self.single_reads.lets.contains_key(&node_key(e))
+                    || self.disjoint_reads(e, value))
                     && !self.deterministic.contains(&node_key(value))
                     && let Some(r) = self.let_in_place(e, value, body, ordered)?
                 {
@@ -700,7 +701,8 @@ impl<'a> Calc<'a> {
         }))
     }
 
-    /// A single-read `let` (`reads.rs`): the body evaluated with the value read in place.
+    /// A single-read `let`, or one read at disjoint positions (`reads.rs`): the body evaluated
+    /// with the value read in place.
     /// The value is evaluated first, unordered, so that its errors are reported before the
     /// body's even when the read is never reached; `None` (conditioning on each value
     /// decides, with the budget as it was) when that fails or some path of the value was cut
@@ -730,6 +732,77 @@ impl<'a> Calc<'a> {
         self.in_place.remove(&key);
         self.env.pop();
         r.map(Some)
+    }
+
+    /// Whether `e`, a `let` whose reads are all `first`/`last` (`reads.rs`), binds `n#die` (a
+    /// fixed n, a single-value die) and its reads keep disjoint positions: then they observe
+    /// different, independent dice, and each reads the value in place as k fresh dice
+    /// (`let x = 20#d10 in sum(first 1 x, last 1 x)` is `sum(2#d10)`). The counts must be
+    /// fixed before the body (without dice, reading only bindings outside the `let`); they
+    /// are evaluated here without charging the budget, and any error, cut or other shape
+    /// answers no (the general path reports it).
+    fn disjoint_reads(&mut self, e: &Expr, value: &Expr) -> bool {
+        let (Some(reads), ExprKind::Let { var, .. }) =
+            (self.single_reads.positional.get(&node_key(e)), &e.kind)
+        else {
+            return false;
+        };
+        let reads = reads.clone();
+        let saved = self.budget.clone();
+        let ok = self.check_disjoint(var.slot, value, &reads);
+        self.budget = saved;
+        ok.unwrap_or(false)
+    }
+
+    fn check_disjoint(
+        &mut self,
+        slot: u32,
+        value: &Expr,
+        reads: &[super::reads::PositionalRead<'_>],
+    ) -> Option<bool> {
+        let ExprKind::Repeat { count, body, .. } = &value.kind else {
+            return Some(false);
+        };
+        let n = self.fixed(count, slot)?.max(0);
+        let die = self.dist(body, true).ok()?;
+        if !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+            return Some(false);
+        }
+        let mut windows = Vec::with_capacity(reads.len());
+        for r in reads {
+            let k = self.fixed(r.n, slot)?;
+            if k < 0 {
+                return Some(false);
+            }
+            let k = k.min(n);
+            windows.push(match (r.last, r.drop) {
+                (false, false) => (0, k),
+                (true, false) => (n - k, n),
+                (false, true) => (k, n),
+                (true, true) => (0, n - k),
+            });
+        }
+        windows.retain(|(a, b)| a < b);
+        windows.sort_unstable();
+        Some(windows.windows(2).all(|w| w[0].1 <= w[1].0))
+    }
+
+    /// The single value of `e` when it has no dice and reads only slots below `slot`.
+    fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
+        fn outside(e: &Expr, slot: u32) -> bool {
+            match &e.kind {
+                ExprKind::Var(v) => v.slot.is_some_and(|s| s < slot),
+                _ => e.children().into_iter().all(|c| outside(c, slot)),
+            }
+        }
+        if !self.deterministic.contains(&node_key(e)) || !outside(e, slot) {
+            return None;
+        }
+        let mut cut = false;
+        match self.concrete(e, &mut cut).ok()?.as_slice() {
+            [k] if !cut => Some(*k),
+            _ => None,
+        }
     }
 
     /// The value of an in-place `let` at its one read, under the read's mark.

@@ -11,15 +11,29 @@
 //! truncated mass stay those of the binding).
 
 use super::marks::node_key;
-use crate::ast::{Expr, ExprKind};
+use crate::ast::{Expr, ExprKind, Selector};
 use std::collections::HashMap;
 
 /// The reads of single-read bindings: for each such `Var` node (by key), the `let` node's key
 /// and its value expression; and the keys of every single-read `let` (read once or never).
+/// `positional` holds the `let`s read two or more times, every read the list of a
+/// `first`/`last` (or their `drop`) outside any loop, with each read's selector: when the value
+/// is `n#die` and the positions the reads keep are disjoint, the reads observe different dice,
+/// so each is read in place as well (`eval.rs` decides per evaluation); their `Var` nodes are in
+/// `vars` too.
 #[derive(Default)]
 pub(crate) struct SingleReads<'a> {
     pub vars: HashMap<usize, (usize, &'a Expr)>,
     pub lets: HashMap<usize, &'a Expr>,
+    pub positional: HashMap<usize, Vec<PositionalRead<'a>>>,
+}
+
+/// A read `[drop] first|last n x` of a binding.
+#[derive(Clone, Copy)]
+pub(crate) struct PositionalRead<'a> {
+    pub last: bool,
+    pub drop: bool,
+    pub n: &'a Expr,
 }
 
 /// Finds the single-read bindings of a statement.
@@ -29,13 +43,25 @@ pub(crate) fn single_reads(root: &Expr) -> SingleReads<'_> {
     let mut scope: Vec<(Option<(usize, &Expr)>, u32)> = Vec::new();
     // Per `let`: its reads (var key) and whether one is inside a loop of its body.
     let mut uses: HashMap<usize, (&Expr, Vec<usize>, bool)> = HashMap::new();
-    walk(root, 0, &mut scope, &mut uses);
+    let mut positional: HashMap<usize, PositionalRead<'_>> = HashMap::new();
+    walk(root, 0, &mut scope, &mut uses, &mut positional);
     let mut out = SingleReads::default();
     for (let_key, (value, reads, in_loop)) in uses {
-        if in_loop || reads.len() > 1 {
+        if in_loop {
             continue;
         }
-        out.lets.insert(let_key, value);
+        if reads.len() > 1 {
+            let Some(p) = reads
+                .iter()
+                .map(|r| positional.get(r).copied())
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            out.positional.insert(let_key, p);
+        } else {
+            out.lets.insert(let_key, value);
+        }
         for r in reads {
             out.vars.insert(r, (let_key, value));
         }
@@ -50,8 +76,27 @@ fn walk<'a>(
     loops: u32,
     scope: &mut Vec<(Option<(usize, &'a Expr)>, u32)>,
     uses: &mut Uses<'a>,
+    positional: &mut HashMap<usize, PositionalRead<'a>>,
 ) {
     use ExprKind::*;
+    if let Filter {
+        drop,
+        selector: selector @ (Selector::First | Selector::Last),
+        n,
+        list,
+        ..
+    } = &e.kind
+        && matches!(list.kind, Var(_))
+    {
+        positional.insert(
+            node_key(list),
+            PositionalRead {
+                last: *selector == Selector::Last,
+                drop: *drop,
+                n,
+            },
+        );
+    }
     match &e.kind {
         Var(v) => {
             if let Some(slot) = v.slot
@@ -63,32 +108,32 @@ fn walk<'a>(
             }
         }
         Let { value, body, .. } => {
-            walk(value, loops, scope, uses);
+            walk(value, loops, scope, uses, positional);
             let key = node_key(e);
             uses.insert(key, (value, Vec::new(), false));
             scope.push((Some((key, value)), loops));
-            walk(body, loops, scope, uses);
+            walk(body, loops, scope, uses, positional);
             scope.pop();
         }
         While { init, body, .. } => {
-            walk(init, loops, scope, uses);
+            walk(init, loops, scope, uses, positional);
             scope.push((None, loops));
-            walk(body, loops + 1, scope, uses);
+            walk(body, loops + 1, scope, uses, positional);
             scope.pop();
         }
         Foreach { list, body, .. } => {
-            walk(list, loops, scope, uses);
+            walk(list, loops, scope, uses, positional);
             scope.push((None, loops));
-            walk(body, loops + 1, scope, uses);
+            walk(body, loops + 1, scope, uses, positional);
             scope.pop();
         }
         Repeat { count, body, .. } => {
-            walk(count, loops, scope, uses);
-            walk(body, loops + 1, scope, uses);
+            walk(count, loops, scope, uses, positional);
+            walk(body, loops + 1, scope, uses, positional);
         }
         _ => {
             for c in e.children() {
-                walk(c, loops, scope, uses);
+                walk(c, loops, scope, uses, positional);
             }
         }
     }
