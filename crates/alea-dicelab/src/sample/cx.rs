@@ -171,8 +171,57 @@ fn fold_by(op: Aggregate, items: &[i32], keep: impl Fn(i32) -> bool) -> i32 {
     }
 }
 
+/// Whether `m` passes `SEL x` for a comparison selector (`drop` inverts); nothing passes
+/// another selector (the compiler never builds one), as in [`fold_cmp`].
+#[inline(always)]
+fn passes(sel: Selector, drop: bool, m: i32, x: i32) -> bool {
+    let pass = match sel {
+        Selector::Eq => m == x,
+        Selector::Ne => m != x,
+        Selector::Lt => m < x,
+        Selector::Gt => m > x,
+        Selector::Le => m <= x,
+        Selector::Ge => m >= x,
+        _ => return false,
+    };
+    pass != drop
+}
+
+/// [`fold_cmp`] with a one-member list (a loop's bound die, `count <6 x`) folded in the
+/// caller: one comparison instead of a call and the per-selector loop's setup.
+#[inline(always)]
+pub(crate) fn fold_cmp_short(
+    op: Aggregate,
+    sel: Selector,
+    drop: bool,
+    x: i32,
+    items: &[i32],
+) -> i32 {
+    if let [m] = *items {
+        let keep = passes(sel, drop, m, x);
+        return match op {
+            Aggregate::Sum => {
+                if keep {
+                    m
+                } else {
+                    0
+                }
+            }
+            Aggregate::Prod => {
+                if keep {
+                    m
+                } else {
+                    1
+                }
+            }
+            Aggregate::Count => i32::from(keep),
+        };
+    }
+    fold_cmp(op, sel, drop, x, items)
+}
+
 /// `op (SEL x items)` for a comparison selector, without building the filtered list.
-#[inline]
+#[inline(never)]
 pub(crate) fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> i32 {
     // One loop per selector and `drop`, so the comparison is not decided per member.
     match (sel, drop) {

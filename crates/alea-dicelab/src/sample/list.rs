@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp, push_dice, select};
+use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp_short, push_dice, select};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
@@ -151,7 +151,7 @@ impl L {
                 {
                     let x = x.eval::<P>(cx)?;
                     cx.own::<P>(1, span)?;
-                    fold_cmp(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
+                    fold_cmp_short(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
                 } else {
                     buf.clear();
                     cond.eval::<P>(cx, buf)?;

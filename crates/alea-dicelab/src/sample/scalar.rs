@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_dice, select};
+use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_cmp_short, fold_dice, select};
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp};
 use crate::ops;
@@ -40,7 +40,7 @@ impl S {
                 ..
             } if !P => {
                 let x = x.operand(cx)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, &cx.env[*slot]))
+                Ok(fold_cmp_short(*op, *sel, *drop, x, &cx.env[*slot]))
             }
             _ => self.eval_node::<P>(cx),
         }
@@ -199,7 +199,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 let v = s.eval::<P>(cx)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, &[v]))
+                Ok(fold_cmp_short(*op, *sel, *drop, x, &[v]))
             }
             S::AggCmpVar {
                 op,
