@@ -253,31 +253,85 @@ fn fold_dice_by(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i3
     }
 }
 
-/// `op (SEL x n#dk)` (or `op n#dk` without `cmp`): the draws of `n#dk`, without the list.
-pub(crate) fn fold_dice(
-    rng: &mut Rng,
-    op: Aggregate,
-    cmp: Option<(Selector, bool, i32)>,
-    n: usize,
-    k: u64,
-) -> i32 {
+/// A fold over fresh dice chosen once by the compiler ([`fold_dice_fn`]): `fold(rng, n, k, x)`
+/// is `op (SEL x n#dk)` (or `op n#dk`, which ignores `x`), drawing as `n#dk` does; a node
+/// calls its loop directly instead of deciding the filter and the aggregate at every call.
+pub(crate) type FoldDice = fn(&mut Rng, usize, u64, i32) -> i32;
+
+/// The comparison a (selector, drop) pair keeps, as a constant parameter of the loops below;
+/// `ALL` keeps every die (no filter), `NONE` none (not a comparison: never built).
+const EQ: u8 = 0;
+const NE: u8 = 1;
+const LT: u8 = 2;
+const GT: u8 = 3;
+const LE: u8 = 4;
+const GE: u8 = 5;
+const NONE: u8 = 6;
+const ALL: u8 = 7;
+
+#[inline(always)]
+fn keeps<const C: u8>(m: i32, x: i32) -> bool {
+    match C {
+        EQ => m == x,
+        NE => m != x,
+        LT => m < x,
+        GT => m > x,
+        LE => m <= x,
+        GE => m >= x,
+        ALL => true,
+        _ => false,
+    }
+}
+
+const SUM: u8 = 0;
+const PROD: u8 = 1;
+const COUNT: u8 = 2;
+
+fn fold_dice_mono<const OP: u8, const C: u8>(rng: &mut Rng, n: usize, k: u64, x: i32) -> i32 {
+    let op = match OP {
+        SUM => Aggregate::Sum,
+        PROD => Aggregate::Prod,
+        _ => Aggregate::Count,
+    };
     // A local copy keeps the generator's state in registers across the loop.
     let mut local = rng.clone();
-    let r = &mut local;
-    let v = match cmp {
-        None => fold_dice_by(r, op, n, k, |_| true),
-        Some((sel, drop, x)) => match (sel, drop) {
-            (Selector::Eq, false) | (Selector::Ne, true) => fold_dice_by(r, op, n, k, |m| m == x),
-            (Selector::Ne, false) | (Selector::Eq, true) => fold_dice_by(r, op, n, k, |m| m != x),
-            (Selector::Lt, false) | (Selector::Ge, true) => fold_dice_by(r, op, n, k, |m| m < x),
-            (Selector::Gt, false) | (Selector::Le, true) => fold_dice_by(r, op, n, k, |m| m > x),
-            (Selector::Le, false) | (Selector::Gt, true) => fold_dice_by(r, op, n, k, |m| m <= x),
-            (Selector::Ge, false) | (Selector::Lt, true) => fold_dice_by(r, op, n, k, |m| m >= x),
-            _ => fold_dice_by(r, op, n, k, |_| false),
-        },
-    };
+    let v = fold_dice_by(&mut local, op, n, k, |m| keeps::<C>(m, x));
     *rng = local;
     v
+}
+
+/// The loop of `op (SEL x n#dk)`, or of `op n#dk` without `cmp`: one monomorphic function
+/// per aggregate and comparison.
+pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<(Selector, bool)>) -> FoldDice {
+    let class = match cmp {
+        None => ALL,
+        Some((Selector::Eq, false) | (Selector::Ne, true)) => EQ,
+        Some((Selector::Ne, false) | (Selector::Eq, true)) => NE,
+        Some((Selector::Lt, false) | (Selector::Ge, true)) => LT,
+        Some((Selector::Gt, false) | (Selector::Le, true)) => GT,
+        Some((Selector::Le, false) | (Selector::Gt, true)) => LE,
+        Some((Selector::Ge, false) | (Selector::Lt, true)) => GE,
+        Some(_) => NONE,
+    };
+    macro_rules! by_class {
+        ($op:ident) => {
+            match class {
+                EQ => fold_dice_mono::<$op, EQ>,
+                NE => fold_dice_mono::<$op, NE>,
+                LT => fold_dice_mono::<$op, LT>,
+                GT => fold_dice_mono::<$op, GT>,
+                LE => fold_dice_mono::<$op, LE>,
+                GE => fold_dice_mono::<$op, GE>,
+                ALL => fold_dice_mono::<$op, ALL>,
+                _ => fold_dice_mono::<$op, NONE>,
+            }
+        };
+    }
+    match op {
+        Aggregate::Sum => by_class!(SUM),
+        Aggregate::Prod => by_class!(PROD),
+        Aggregate::Count => by_class!(COUNT),
+    }
 }
 
 /// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
