@@ -103,6 +103,9 @@ pub enum Op {
     /// `extra[x + 1]` the condition's).
     TestLocalCmp {
         op: BinOp,
+        /// `op`'s accepted comparison results ([`crate::interp::accepts`]), decided by the
+        /// compiler so the test reads them instead of deriving them from `op` every time.
+        accepts: u8,
         slot: u32,
         y: f64,
         cost: u32,

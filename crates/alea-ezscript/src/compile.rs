@@ -347,6 +347,7 @@ impl Compiler {
                 let x = self.extra(&[*local_span, *cond_span]);
                 let op = Op::TestLocalCmp {
                     op: *op,
+                    accepts: crate::interp::accepts(*op),
                     slot: *slot,
                     y: *y,
                     cost,

@@ -531,7 +531,7 @@ pub fn rem(x: f64, y: f64) -> f64 {
 
 /// Which comparison results each comparison operator accepts, as bits indexed by
 /// [`order_bits`]: 1 for unordered (a NaN), 2 for less, 4 for equal, 8 for greater.
-const fn accepts(op: BinOp) -> u8 {
+pub(crate) const fn accepts(op: BinOp) -> u8 {
     match op {
         BinOp::Lt => 2,
         BinOp::Le => 2 | 4,
@@ -561,7 +561,13 @@ fn order_bits(x: f64, y: f64) -> u8 {
 /// A comparison operator on two numbers (other operators: false).
 #[inline(always)]
 pub(crate) fn compare_num(op: BinOp, x: f64, y: f64) -> bool {
-    accepts(op) & order_bits(x, y) != 0
+    compare_accepts(accepts(op), x, y)
+}
+
+/// [`compare_num`] with the operator's [`accepts`] already known.
+#[inline(always)]
+pub(crate) fn compare_accepts(accepts: u8, x: f64, y: f64) -> bool {
+    accepts & order_bits(x, y) != 0
 }
 
 /// Whether `op` compares (gives true or false on numbers).

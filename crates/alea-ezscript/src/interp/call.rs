@@ -160,10 +160,13 @@ impl<'a> Interp<'a> {
         at: usize,
     ) -> R<&'a Code> {
         let callee = self.enter(&f, new_base, nargs, || code.spans[at])?;
-        if self.nframes == self.frames.len() {
-            self.frames.push(Frame::default());
-        }
-        let frame = &mut self.frames[self.nframes];
+        let frame = match self.frames.get_mut(self.nframes) {
+            Some(frame) => frame,
+            None => {
+                self.frames.push(Frame::default());
+                self.frames.last_mut().expect("just pushed")
+            }
+        };
         frame.code = Some(code);
         frame.pc = pc;
         frame.base = std::mem::replace(&mut self.base, new_base);

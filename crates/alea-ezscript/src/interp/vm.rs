@@ -6,7 +6,9 @@
 //! Loop passes on plain numbers run in [`Interp::fast_loop`], a small function whose state
 //! stays in registers.
 
-use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
+use super::{
+    Closure, Flow, Interp, R, Slot, arith, compare_accepts, compare_num, fail, is_comparison,
+};
 use crate::ast::{BinOp, UnOp};
 use crate::code::{BinInfo, Code, Leaf, LoopInfo, Op};
 use crate::ir::{Const, Operand, Var, cost};
@@ -352,6 +354,7 @@ impl<'a> Interp<'a> {
                 },
                 Op::TestLocalCmp {
                     op,
+                    accepts,
                     slot,
                     y,
                     cost: n,
@@ -361,7 +364,7 @@ impl<'a> Interp<'a> {
                     pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            compare_num(op, *a, y)
+                            compare_accepts(accepts, *a, y)
                         }
                         _ => {
                             let x = x as usize;
@@ -562,7 +565,24 @@ impl<'a> Interp<'a> {
                     };
                     pc = if go { l.body } else { l.exit } as usize;
                 }
-                _ => {
+                // Every other op by name (no `_`: the jump table then covers every op, with
+                // no range check before it).
+                Op::Global(..)
+                | Op::Func(..)
+                | Op::Unary(_)
+                | Op::NeedBool(_)
+                | Op::MakeList(_)
+                | Op::MakeObject(_)
+                | Op::Member(_)
+                | Op::Method(..)
+                | Op::Index
+                | Op::CallBuiltin(..)
+                | Op::WasCheck(_)
+                | Op::WasEarlier(..)
+                | Op::Enter(_)
+                | Op::Assign(_)
+                | Op::ForInStart
+                | Op::BreakOut(_) => {
                     self.fuel = fuel;
                     self.cold(code, at)?;
                     fuel = self.fuel;
@@ -610,7 +630,7 @@ impl<'a> Interp<'a> {
                     pc = skip as usize;
                 }
                 Op::TestLocalCmp {
-                    op,
+                    accepts,
                     slot,
                     y,
                     cost: n,
@@ -620,7 +640,7 @@ impl<'a> Interp<'a> {
                     let Some(a) = num(frame, slot) else { break };
                     let Some(f) = charge(fuel, n) else { break };
                     fuel = f;
-                    pc = if compare_num(op, a, y) {
+                    pc = if compare_accepts(accepts, a, y) {
                         pc + 1
                     } else {
                         target as usize
