@@ -166,7 +166,6 @@ pub struct Interp<'a> {
     pub fuel: u64,
     /// Bytes left of [`SizeLimits::memory`].
     pub memory: usize,
-    depth: u32,
     /// Runs of the evaluator nested in native calls (callbacks, see [`SizeLimits::callbacks`]).
     nested: u32,
     pub host: &'a dyn Host,
@@ -203,7 +202,6 @@ impl<'a> Interp<'a> {
             closure: None,
             fuel,
             memory: limits.memory,
-            depth: 0,
             nested: 0,
             host,
             formatter,
@@ -268,7 +266,6 @@ impl<'a> Interp<'a> {
         self.base = 0;
         self.op_base = 0;
         self.closure = None;
-        self.depth = 0;
         self.nested = 0;
         self.forbid_locals = None;
         match result {
@@ -279,6 +276,13 @@ impl<'a> Interp<'a> {
                 span: Span::default(),
             }),
         }
+    }
+
+    /// The user call depth: the frames of calls made from code, plus one for each callback
+    /// running (a callback's own call pushes no frame: its caller is native).
+    #[inline(always)]
+    fn depth(&self) -> u32 {
+        self.nframes as u32 + self.nested
     }
 
     /// Drops the frames from `n` on (what a failed run left).

@@ -68,11 +68,10 @@ impl<'a> Interp<'a> {
                     super::vm::push_fast(&mut self.stack, Slot::Val(a.clone()));
                 }
                 let code = self.enter(f, new_base, args.len(), || span)?;
-                let (frames, operands, depth) = (self.nframes, self.operands.len(), self.depth);
+                let (frames, operands) = (self.nframes, self.operands.len());
                 let saved_base = std::mem::replace(&mut self.base, new_base);
                 let saved_op_base = std::mem::replace(&mut self.op_base, operands);
                 let saved_closure = self.closure.replace(f.clone());
-                self.depth += 1;
                 self.nested += 1;
                 let result = self.run(code);
                 self.nested -= 1;
@@ -81,7 +80,6 @@ impl<'a> Interp<'a> {
                     self.truncate_frames(frames);
                     self.pop_slots(new_base);
                     self.operands.truncate(operands);
-                    self.depth = depth;
                 }
                 self.base = saved_base;
                 self.op_base = saved_op_base;
@@ -126,7 +124,7 @@ impl<'a> Interp<'a> {
             Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => p,
             _ => return self.foreign_error(new_base, span()),
         };
-        if nargs != proto.params.len() || self.depth >= self.limits.depth {
+        if nargs != proto.params.len() || self.depth() >= self.limits.depth {
             return self.frame_error(f, new_base, nargs, span());
         }
         if proto.boxes_params {
@@ -173,7 +171,6 @@ impl<'a> Interp<'a> {
         frame.op_base = std::mem::replace(&mut self.op_base, self.operands.len());
         frame.closure = self.closure.replace(f);
         self.nframes += 1;
-        self.depth += 1;
         Ok(callee)
     }
 

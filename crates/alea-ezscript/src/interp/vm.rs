@@ -127,7 +127,6 @@ impl<'a> Interp<'a> {
         macro_rules! ret {
             ($v:expr) => {{
                 self.pop_slots(self.base);
-                self.depth -= 1;
                 if self.nframes == start {
                     self.fuel = fuel;
                     return Ok($v);
