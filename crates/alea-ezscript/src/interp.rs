@@ -129,9 +129,11 @@ impl Default for SizeLimits {
     }
 }
 
+// `Val` first: with this order the compiler tests "a number or unset" (`pop_slots`) in
+// fewer instructions (measured by callgrind: fib25 -0.3 %, list pipeline -0.2 %).
 pub(crate) enum Slot {
-    Unset,
     Val(Value),
+    Unset,
     Cell(Cell),
 }
 
@@ -296,17 +298,15 @@ impl<'a> Interp<'a> {
     /// Drops the slots from `height` on.
     #[inline(always)]
     fn pop_slots(&mut self, height: usize) {
-        while let Some(last) = self.stack.last() {
-            if self.stack.len() <= height {
-                break;
-            }
-            // Checked in place: a number or an unset slot owns nothing, so it is forgotten,
-            // not dropped (`truncate` and a dropped `pop` both call the drop glue, a call and
-            // a jump table per slot; a popped slot matched whole is copied out first).
-            if matches!(last, Slot::Val(Value::Number(_)) | Slot::Unset) {
-                std::mem::forget(self.stack.pop());
-            } else {
-                drop(self.stack.pop());
+        // Checked in place: a number or an unset slot owns nothing, so it is forgotten, not
+        // dropped (`truncate` and a dropped `pop` both call the drop glue, a call and a jump
+        // table per slot; a popped slot matched whole is copied out first).
+        while self.stack.len() > height {
+            match self.stack.last() {
+                Some(Slot::Val(Value::Number(_)) | Slot::Unset) => {
+                    std::mem::forget(self.stack.pop())
+                }
+                _ => drop(self.stack.pop()),
             }
         }
     }
