@@ -169,7 +169,14 @@ impl<'a> Interp<'a> {
         frame.pc = pc;
         frame.base = std::mem::replace(&mut self.base, new_base);
         frame.op_base = std::mem::replace(&mut self.op_base, self.operands.len());
-        frame.closure = self.closure.replace(f);
+        // A frame above the running ones holds no closure (a return takes it, an unwind
+        // clears it): the caller's is written without dropping what was there (a test and a
+        // branch per call).
+        debug_assert!(frame.closure.is_none());
+        std::mem::forget(std::mem::replace(
+            &mut frame.closure,
+            self.closure.replace(f),
+        ));
         self.nframes += 1;
         Ok(callee)
     }
