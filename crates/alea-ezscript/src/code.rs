@@ -73,6 +73,10 @@ pub enum Op {
     /// the callee's span).
     UpvalCallee {
         i: u32,
+        /// The variable is the running function's own name, never assigned (decided by the
+        /// compiler, [`crate::resolve::fixed_functions`]): it holds the running closure, which
+        /// is taken instead of reading the variable (outside `was()`, where reading fails).
+        own: bool,
         cost: u32,
         x: u32,
     },
@@ -82,6 +86,8 @@ pub enum Op {
     /// the argument's spans.
     CallUpvalLocalNum {
         upval: u32,
+        /// As [`Op::UpvalCallee`]'s.
+        own: bool,
         op: BinOp,
         slot: u32,
         y: f64,

@@ -499,9 +499,15 @@ impl Compiler {
                 }
                 self.emit(Op::Call(args.len() as u32), span, -(args.len() as i32));
             }
-            NodeKind::CallUpval(i, callee_span, args) => {
+            NodeKind::CallUpval(i, callee_span, args, own) => {
                 let x = self.extra(&[*callee_span]);
-                self.emit(Op::UpvalCallee { i: *i, cost, x }, span, 1);
+                let op = Op::UpvalCallee {
+                    i: *i,
+                    own: *own,
+                    cost,
+                    x,
+                };
+                self.emit(op, span, 1);
                 for a in args {
                     self.expr(a);
                 }
@@ -509,6 +515,7 @@ impl Compiler {
             }
             NodeKind::CallUpvalLocalNum {
                 upval,
+                own,
                 callee_span,
                 op,
                 slot,
@@ -519,6 +526,7 @@ impl Compiler {
                 let x = self.extra(&[*callee_span, *local_span, *arg_span]);
                 let op = Op::CallUpvalLocalNum {
                     upval: *upval,
+                    own: *own,
                     op: *op,
                     slot: *slot,
                     y: *y,

@@ -36,6 +36,19 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The running closure, for a call the compiler marked as the function calling itself by
+    /// its own name (`own`: the captured variable holds this closure, see
+    /// [`crate::resolve::fixed_functions`]); none when the variable must be read after all
+    /// (inside `was()`, where reading it is the error).
+    #[inline(always)]
+    pub(super) fn own_closure(&self, own: bool) -> Option<Rc<Closure>> {
+        if own && self.forbid_locals.is_none() {
+            self.closure.clone()
+        } else {
+            None
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn upval_function_slow(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
@@ -67,7 +80,7 @@ impl<'a> Interp<'a> {
                 for a in args {
                     super::vm::push_fast(&mut self.stack, Slot::Val(a.clone()));
                 }
-                let code = self.enter(f, new_base, args.len(), || span)?;
+                let code = self.enter(f, new_base, args.len(), || span, None)?;
                 let (frames, operands) = (self.nframes, self.operands.len());
                 let saved_base = std::mem::replace(&mut self.base, new_base);
                 let saved_op_base = std::mem::replace(&mut self.op_base, operands);
@@ -102,6 +115,8 @@ impl<'a> Interp<'a> {
 
     /// Gets user function `f`, whose `nargs` arguments are in the slots from `new_base`, ready
     /// to run (the checks, captured parameters boxed, its other slots unset); returns its code.
+    /// `running`: `f` is the running closure and this its code (a call marked `own`), so it
+    /// was checked to be this program's when it was entered.
     #[inline(always)]
     fn enter(
         &mut self,
@@ -109,6 +124,7 @@ impl<'a> Interp<'a> {
         new_base: usize,
         nargs: usize,
         span: impl Fn() -> Span,
+        running: Option<&'a Code>,
     ) -> R<&'a Code> {
         let protos = self.protos;
         let Closure::User { index, proto, .. } = f else {
@@ -120,9 +136,15 @@ impl<'a> Interp<'a> {
         // only against its own program's tables, or an equal program's (compiled from the same
         // source: the same tables); carrying the tables in every closure would cost each call.
         // A function of another program is an error, not a wrong index.
-        let proto = match protos.get(*index as usize) {
-            Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => p,
-            _ => return self.foreign_error(new_base, span()),
+        let (proto, code) = match running {
+            Some(code) => {
+                debug_assert!(std::ptr::eq(code, &protos[*index as usize].code));
+                (proto, code)
+            }
+            None => match protos.get(*index as usize) {
+                Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => (p, &p.code),
+                _ => return self.foreign_error(new_base, span()),
+            },
         };
         if nargs != proto.params.len() || self.depth() >= self.limits.depth {
             return self.frame_error(f, new_base, nargs, span());
@@ -141,13 +163,15 @@ impl<'a> Interp<'a> {
         if self.stack.len() < height {
             self.stack.resize_with(height, || Slot::Unset);
         }
-        Ok(&proto.code)
+        Ok(code)
     }
 
     /// A call from code: checks and enters `f` (arguments in the slots from `new_base`),
     /// keeping the caller (`code`, going on at `pc`) on the frame stack; returns the callee's
-    /// code. `at` is the call's op, for errors.
+    /// code. `at` is the call's op, for errors; `own`: `f` is the running closure (its code
+    /// is `code`), from [`Interp::own_closure`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn push_frame(
         &mut self,
         f: Rc<Closure>,
@@ -156,8 +180,10 @@ impl<'a> Interp<'a> {
         code: &'a Code,
         pc: usize,
         at: usize,
+        own: bool,
     ) -> R<&'a Code> {
-        let callee = self.enter(&f, new_base, nargs, || code.spans[at])?;
+        let running = own.then_some(code);
+        let callee = self.enter(&f, new_base, nargs, || code.spans[at], running)?;
         let frame = match self.frames.get_mut(self.nframes) {
             Some(frame) => frame,
             None => {

@@ -264,9 +264,12 @@ impl<'a> Interp<'a> {
                         return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
                     }
                 }
-                Op::UpvalCallee { i, cost: n, x } => {
+                Op::UpvalCallee { i, own, cost: n, x } => {
                     pay!(n, at);
-                    let f = tryf!(self.upval_function(i, || code.extra[x as usize]));
+                    let f = match self.own_closure(own) {
+                        Some(f) => f,
+                        None => tryf!(self.upval_function(i, || code.extra[x as usize])),
+                    };
                     push_fast(&mut self.operands, Value::Function(f));
                 }
                 Op::Call(n) => {
@@ -281,7 +284,7 @@ impl<'a> Interp<'a> {
                         self.stack
                             .extend(self.operands.drain(callee + 1..).map(Slot::Val));
                         self.operands.truncate(callee);
-                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at, false));
                         pc = 0;
                     } else {
                         let args = self.operands.split_off(callee + 1);
@@ -292,6 +295,7 @@ impl<'a> Interp<'a> {
                 }
                 Op::CallUpvalLocalNum {
                     upval,
+                    own,
                     op,
                     slot,
                     y,
@@ -300,7 +304,10 @@ impl<'a> Interp<'a> {
                 } => {
                     pay!(n, at);
                     let x = x as usize;
-                    let f = tryf!(self.upval_function(upval, || code.extra[x]));
+                    let (f, own) = match self.own_closure(own) {
+                        Some(f) => (f, true),
+                        None => (tryf!(self.upval_function(upval, || code.extra[x])), false),
+                    };
                     let new_base = self.stack.len();
                     // The argument straight into its slot (see `push_num_op`).
                     match &self.stack[self.base + slot as usize] {
@@ -321,7 +328,7 @@ impl<'a> Interp<'a> {
                         }
                     }
                     if let Closure::User { .. } = &*f {
-                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at, own));
                         pc = 0;
                     } else {
                         let arg = match self.stack.pop() {
