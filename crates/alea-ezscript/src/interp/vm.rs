@@ -43,6 +43,14 @@ pub(super) fn push_fast<T>(v: &mut Vec<T>, x: T) {
     }
 }
 
+/// A step budget as its polling point at or below it (a multiple of
+/// [`alea_core::POLL_STEPS`]) and the steps above that point.
+#[inline(always)]
+fn split_fuel(fuel: u64) -> (u64, u64) {
+    let below = fuel & (alea_core::POLL_STEPS - 1);
+    (fuel - below, below)
+}
+
 #[cold]
 #[inline(never)]
 fn push_grow<T>(v: &mut Vec<T>, x: T) {
@@ -79,21 +87,31 @@ impl<'a> Interp<'a> {
         let start = self.nframes;
         let mut code = code;
         let mut pc = 0usize;
-        let mut fuel = self.fuel;
-        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back).
+        // The step budget as `mark + left`: `mark` the polling point at or below it (a
+        // multiple of POLL_STEPS), so a charge is one subtraction and one branch.
+        let (mut mark, mut left) = split_fuel(self.fuel);
+        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back). Steps left
+        // above `mark` cover it except when the budget crosses a polling point or runs out.
         macro_rules! pay {
             ($n:expr, $at:expr) => {
-                match fuel.checked_sub($n as u64) {
-                    Some(f) => {
-                        // A host's time limit (alea_core::Cancel), polled every POLL_STEPS.
-                        if alea_core::Cancel::poll(fuel, f) {
-                            self.fuel = f;
-                            self.out_of_time(code.pay_span($at, fuel, true))?;
-                        }
-                        fuel = f;
-                    }
+                match left.checked_sub($n as u64) {
+                    Some(l) => left = l,
                     None => {
-                        self.out_of_steps(code.pay_span($at, fuel, false))?;
+                        let fuel = mark + left;
+                        match fuel.checked_sub($n as u64) {
+                            Some(f) => {
+                                // A host's time limit (alea_core::Cancel), polled every
+                                // POLL_STEPS.
+                                if alea_core::Cancel::poll(fuel, f) {
+                                    self.fuel = f;
+                                    self.out_of_time(code.pay_span($at, fuel, true))?;
+                                }
+                                (mark, left) = split_fuel(f);
+                            }
+                            None => {
+                                self.out_of_steps(code.pay_span($at, fuel, false))?;
+                            }
+                        }
                     }
                 }
             };
@@ -101,9 +119,9 @@ impl<'a> Interp<'a> {
         // Runs `$e` with `self.fuel` up to date (it may charge steps or fail), then `?`.
         macro_rules! sync {
             ($e:expr) => {{
-                self.fuel = fuel;
+                self.fuel = mark + left;
                 let r = $e;
-                fuel = self.fuel;
+                (mark, left) = split_fuel(self.fuel);
                 r?
             }};
         }
@@ -114,7 +132,7 @@ impl<'a> Interp<'a> {
                 match $e {
                     Ok(v) => v,
                     Err(e) => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return Err(e);
                     }
                 }
@@ -128,13 +146,13 @@ impl<'a> Interp<'a> {
             ($v:expr) => {{
                 self.pop_slots(self.base);
                 if self.nframes == start {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     return Ok($v);
                 }
                 self.nframes -= 1;
                 let frame = &mut self.frames[self.nframes];
                 let Some(caller) = frame.code else {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     return fail("internal: a frame without code", Span::default());
                 };
                 code = caller;
@@ -252,7 +270,7 @@ impl<'a> Interp<'a> {
                         }
                     }
                     v => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail(need_bool(op, &v), code.extra[x as usize]);
                     }
                 },
@@ -260,7 +278,7 @@ impl<'a> Interp<'a> {
                     if let Some(v) = self.operands.last()
                         && !matches!(v, Value::Function(_))
                     {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
                     }
                 }
@@ -276,7 +294,7 @@ impl<'a> Interp<'a> {
                     let n = n as usize;
                     let callee = self.operands.len() - n - 1;
                     let Value::Function(f) = std::mem::take(&mut self.operands[callee]) else {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("internal: not a function", code.spans[at]);
                     };
                     if let Closure::User { .. } = &*f {
@@ -343,7 +361,9 @@ impl<'a> Interp<'a> {
                     pc = t as usize;
                     // A loop's back edge: its next passes in the tight loop while they can.
                     if pc < at {
-                        (pc, fuel) = self.fast_loop(code, pc, fuel);
+                        let fuel;
+                        (pc, fuel) = self.fast_loop(code, pc, mark + left);
+                        (mark, left) = split_fuel(fuel);
                     }
                 }
                 Op::JumpTrunc(t, height) => {
@@ -354,7 +374,7 @@ impl<'a> Interp<'a> {
                     Value::Bool(true) => {}
                     Value::Bool(false) => pc = t as usize,
                     _ => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("Condition must evaluate to true or false.", code.spans[at]);
                     }
                 },
@@ -434,7 +454,7 @@ impl<'a> Interp<'a> {
                     ret!(v);
                 }
                 Op::End => {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     return Ok(self.pop());
                 }
                 Op::AssignLocal(i) => {
@@ -502,7 +522,7 @@ impl<'a> Interp<'a> {
                     let (Value::List(items), Value::Number(i)) =
                         (&self.operands[n - 2], &self.operands[n - 1])
                     else {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("internal: no list to iterate", code.spans[at]);
                     };
                     let i = *i as usize;
@@ -523,10 +543,12 @@ impl<'a> Interp<'a> {
                     self.store(item, v);
                 }
                 Op::LoopNext(i) => {
-                    let (next, left) = self.fast_loop(code, at, fuel);
+                    let fuel = mark + left;
+                    let (next, after) = self.fast_loop(code, at, fuel);
                     // Passes may have run and stopped at this op again: the steps tell.
-                    if next != at || left != fuel {
-                        (pc, fuel) = (next, left);
+                    if next != at || after != fuel {
+                        pc = next;
+                        (mark, left) = split_fuel(after);
                         continue;
                     }
                     let l = &code.loops[i as usize];
@@ -548,12 +570,14 @@ impl<'a> Interp<'a> {
                     // charge when both are there (running out in between leaves nothing
                     // anyone sees, as the run fails), else the first that runs out fails.
                     match fuel.checked_sub((cost::NODE + l.pass_cost) as u64) {
-                        Some(f) if !alea_core::Cancel::poll(fuel, f) => fuel = f,
+                        Some(f) if !alea_core::Cancel::poll(fuel, f) => {
+                            (mark, left) = split_fuel(f)
+                        }
                         _ => {
                             self.fuel = fuel;
                             self.burn(cost::NODE as u64, l.rhs_span)?;
                             self.burn(l.pass_cost as u64, l.span)?;
-                            fuel = self.fuel;
+                            (mark, left) = split_fuel(self.fuel);
                         }
                     }
                     if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
@@ -589,9 +613,9 @@ impl<'a> Interp<'a> {
                 | Op::Assign(_)
                 | Op::ForInStart
                 | Op::BreakOut(_) => {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     self.cold(code, at)?;
-                    fuel = self.fuel;
+                    (mark, left) = split_fuel(self.fuel);
                 }
             }
         }
