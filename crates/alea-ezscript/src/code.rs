@@ -88,6 +88,10 @@ pub enum Op {
         upval: u32,
         /// As [`Op::UpvalCallee`]'s.
         own: bool,
+        /// `op` is `+` or `-` (decided by the compiler): a number's argument is `local + y`,
+        /// `y` negated for `-` (`a - b` is `a + -b` in IEEE arithmetic, exactly), with no
+        /// dispatch on the operator; the slow path negates it back.
+        add: bool,
         op: BinOp,
         slot: u32,
         y: f64,

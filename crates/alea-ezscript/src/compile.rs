@@ -524,12 +524,14 @@ impl Compiler {
                 arg_span,
             } => {
                 let x = self.extra(&[*callee_span, *local_span, *arg_span]);
+                let add = matches!(op, BinOp::Add | BinOp::Sub);
                 let op = Op::CallUpvalLocalNum {
                     upval: *upval,
                     own: *own,
+                    add,
                     op: *op,
                     slot: *slot,
-                    y: *y,
+                    y: if *op == BinOp::Sub { -*y } else { *y },
                     cost,
                     x,
                 };

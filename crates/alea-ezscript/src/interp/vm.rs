@@ -314,6 +314,7 @@ impl<'a> Interp<'a> {
                 Op::CallUpvalLocalNum {
                     upval,
                     own,
+                    add,
                     op,
                     slot,
                     y,
@@ -331,7 +332,10 @@ impl<'a> Interp<'a> {
                     match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
                             let a = *a;
-                            if is_comparison(op) {
+                            if add {
+                                let v = Value::Number(a + y);
+                                push_fast(&mut self.stack, Slot::Val(v));
+                            } else if is_comparison(op) {
                                 let v = Value::Bool(compare_num(op, a, y));
                                 push_fast(&mut self.stack, Slot::Val(v));
                             } else {
@@ -341,6 +345,7 @@ impl<'a> Interp<'a> {
                         }
                         _ => {
                             let a = sync!(self.read_local(slot, code.extra[x + 1]));
+                            let y = if op == BinOp::Sub { -y } else { y };
                             let v = sync!(self.apply(op, a, Value::Number(y), code.extra[x + 2]));
                             push_fast(&mut self.stack, Slot::Val(v));
                         }
