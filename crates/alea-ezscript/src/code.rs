@@ -129,6 +129,8 @@ pub enum Op {
     Return,
     /// [`Op::Binary`] then [`Op::Return`] (a function whose value is `a op b`), one op.
     ReturnBinary(BinOp),
+    /// [`Op::ReturnBinary`] of `+`, its operator fixed by the compiler (no dispatch on it).
+    ReturnAdd,
     /// [`Op::Local`] then [`Op::Return`] (a function whose value is a local).
     ReturnLocal(u32, u32),
     /// Ends a chunk (or a `was` argument) with the value on top.

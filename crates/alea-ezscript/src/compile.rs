@@ -82,7 +82,7 @@ fn jump_targets(code: &mut Code) -> Vec<bool> {
     target
 }
 
-/// `a op b` just before a return is one op with it ([`Op::ReturnBinary`]), unless something
+/// `a op b` just before a return is one op with it ([`Op::ReturnBinary`], [`Op::ReturnAdd`]), unless something
 /// jumps to that return (it stays, for the jumps; only the fused op's own path skips it).
 fn fuse_binary_returns(code: &mut Code) {
     let target = jump_targets(code);
@@ -90,7 +90,10 @@ fn fuse_binary_returns(code: &mut Code) {
         if let (Op::Binary(op), Op::Return) = (code.ops[pc], code.ops[pc + 1])
             && !target[pc + 1]
         {
-            code.ops[pc] = Op::ReturnBinary(op);
+            code.ops[pc] = match op {
+                BinOp::Add => Op::ReturnAdd,
+                op => Op::ReturnBinary(op),
+            };
         }
     }
 }
@@ -152,7 +155,7 @@ fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
 
 #[cfg(test)]
 thread_local! {
-    /// Compiles without [`fold_burns`], [`Op::BinLeaves`] and [`Op::ReturnBinary`], and runs loops without the
+    /// Compiles without [`fold_burns`], [`Op::BinLeaves`] and [`Op::ReturnBinary`] / [`Op::ReturnAdd`], and runs loops without the
     /// evaluator's `fast_loop`: the oracle of the test below (set while compiling and running).
     pub(crate) static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

@@ -36,3 +36,23 @@ fn a_call_argument_is_the_operators_value() {
         }
     }
 }
+
+/// `func f(a, b) { a op b }` returns `a op b` in one op (`+` with its operator fixed by the
+/// compiler): the same value or error as through a variable.
+#[test]
+fn a_returned_operation_is_the_operators_value() {
+    let values = [
+        "0", "-0", "1 / 0", "0 / 0", "0.1", "-7", "\"a\"", "true", "[1]",
+    ];
+    for op in ["+", "-", "*", "<"] {
+        for a in values {
+            for b in values {
+                let fused = format!("func f(a, b) {{ a {op} b }}; f({a}, {b})");
+                let plain = format!("func f(a, b) {{ m = a {op} b; m }}; f({a}, {b})");
+                let (x, y) = (run(&fused), run(&plain));
+                let msg = |s: &str| s.split(" at ").next().unwrap_or_default().to_string();
+                assert_eq!(msg(&x), msg(&y), "{fused}");
+            }
+        }
+    }
+}

@@ -445,6 +445,23 @@ impl<'a> Interp<'a> {
                     let v = sync!(self.apply_other(op, x, y, code.spans[at]));
                     ret!(v);
                 }
+                Op::ReturnAdd => {
+                    let n = self.operands.len();
+                    if n >= 2
+                        && let (Value::Number(a), Value::Number(b)) =
+                            (&self.operands[n - 2], &self.operands[n - 1])
+                    {
+                        let (a, b) = (*a, *b);
+                        std::mem::forget(self.operands.pop());
+                        std::mem::forget(self.operands.pop());
+                        ret!(Value::Number(a + b));
+                        continue;
+                    }
+                    let y = self.pop();
+                    let x = self.pop();
+                    let v = sync!(self.apply_other(BinOp::Add, x, y, code.spans[at]));
+                    ret!(v);
+                }
                 Op::ReturnLocal(slot, n) => {
                     pay!(n, at);
                     let v = match &self.stack[self.base + slot as usize] {
