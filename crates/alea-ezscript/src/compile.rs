@@ -351,6 +351,7 @@ impl Compiler {
                 let op = Op::TestLocalCmp {
                     op: *op,
                     accepts: crate::interp::accepts(*op),
+                    lt: *op == BinOp::Lt,
                     slot: *slot,
                     y: *y,
                     cost,

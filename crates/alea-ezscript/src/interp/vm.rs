@@ -386,6 +386,7 @@ impl<'a> Interp<'a> {
                 Op::TestLocalCmp {
                     op,
                     accepts,
+                    lt,
                     slot,
                     y,
                     cost: n,
@@ -395,7 +396,11 @@ impl<'a> Interp<'a> {
                     pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            compare_accepts(accepts, *a, y)
+                            if lt {
+                                *a < y
+                            } else {
+                                compare_accepts(accepts, *a, y)
+                            }
                         }
                         _ => {
                             let x = x as usize;
@@ -683,6 +688,7 @@ impl<'a> Interp<'a> {
                 }
                 Op::TestLocalCmp {
                     accepts,
+                    lt,
                     slot,
                     y,
                     cost: n,
@@ -692,11 +698,12 @@ impl<'a> Interp<'a> {
                     let Some(a) = num(frame, slot) else { break };
                     let Some(f) = charge(fuel, n) else { break };
                     fuel = f;
-                    pc = if compare_accepts(accepts, a, y) {
-                        pc + 1
+                    let go = if lt {
+                        a < y
                     } else {
-                        target as usize
+                        compare_accepts(accepts, a, y)
                     };
+                    pc = if go { pc + 1 } else { target as usize };
                 }
                 Op::LoopNext(i) => {
                     let here = pc;

@@ -1,6 +1,6 @@
-//! A call's `local ± number` argument is computed as `local + y` with `y` negated for `-`
-//! (decided by the compiler, issue 14): the same values as the operator itself, and the same
-//! errors with the same spans when the local is no number.
+//! Ops whose operator the compiler fixed (issue 14) give the operator's own values and
+//! errors: a call's `local ± number` argument computed as `local + y` (`y` negated for `-`),
+//! a returned `a + b`, a condition `local < number`.
 
 use alea_ezscript::{Env, Program};
 
@@ -52,6 +52,26 @@ fn a_returned_operation_is_the_operators_value() {
                 let (x, y) = (run(&fused), run(&plain));
                 let msg = |s: &str| s.split(" at ").next().unwrap_or_default().to_string();
                 assert_eq!(msg(&x), msg(&y), "{fused}");
+            }
+        }
+    }
+}
+
+/// `if n op y` (one op; `<` one comparison) decides as the comparison's value does.
+#[test]
+fn a_condition_is_the_comparisons_value() {
+    let values = [
+        "0", "-0", "1 / 0", "-1 / 0", "0 / 0", "1.5", "2", "-7", "\"a\"", "true",
+    ];
+    for op in ["<", "<=", ">", ">=", "==", "!="] {
+        for y in ["0", "2", "1.5"] {
+            for v in values {
+                let fused = format!("func f(n) {{ if n {op} {y} {{ 1 }} else {{ 2 }} }}; f({v})");
+                let plain =
+                    format!("func f(n) {{ c = n {op} {y}; if c {{ 1 }} else {{ 2 }} }}; f({v})");
+                let (x, z) = (run(&fused), run(&plain));
+                let msg = |s: &str| s.split(" at ").next().unwrap_or_default().to_string();
+                assert_eq!(msg(&x), msg(&z), "{fused}");
             }
         }
     }
