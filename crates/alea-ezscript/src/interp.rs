@@ -138,9 +138,8 @@ pub(crate) enum Slot {
 }
 
 /// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
-#[derive(Default)]
 struct Frame<'a> {
-    code: Option<&'a Code>,
+    code: &'a Code,
     pc: usize,
     base: usize,
     op_base: usize,

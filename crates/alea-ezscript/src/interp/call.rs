@@ -184,25 +184,31 @@ impl<'a> Interp<'a> {
     ) -> R<&'a Code> {
         let running = own.then_some(code);
         let callee = self.enter(&f, new_base, nargs, || code.spans[at], running)?;
-        let frame = match self.frames.get_mut(self.nframes) {
-            Some(frame) => frame,
-            None => {
-                self.frames.push(Frame::default());
-                self.frames.last_mut().expect("just pushed")
+        let (base, op_base) = (
+            std::mem::replace(&mut self.base, new_base),
+            std::mem::replace(&mut self.op_base, self.operands.len()),
+        );
+        let closure = self.closure.replace(f);
+        match self.frames.get_mut(self.nframes) {
+            Some(frame) => {
+                frame.code = code;
+                frame.pc = pc;
+                frame.base = base;
+                frame.op_base = op_base;
+                // A frame above the running ones holds no closure (a return takes it, an
+                // unwind clears it): the caller's is written without dropping what was there
+                // (a test and a branch per call).
+                debug_assert!(frame.closure.is_none());
+                std::mem::forget(std::mem::replace(&mut frame.closure, closure));
             }
-        };
-        frame.code = Some(code);
-        frame.pc = pc;
-        frame.base = std::mem::replace(&mut self.base, new_base);
-        frame.op_base = std::mem::replace(&mut self.op_base, self.operands.len());
-        // A frame above the running ones holds no closure (a return takes it, an unwind
-        // clears it): the caller's is written without dropping what was there (a test and a
-        // branch per call).
-        debug_assert!(frame.closure.is_none());
-        std::mem::forget(std::mem::replace(
-            &mut frame.closure,
-            self.closure.replace(f),
-        ));
+            None => self.frames.push(Frame {
+                code,
+                pc,
+                base,
+                op_base,
+                closure,
+            }),
+        }
         self.nframes += 1;
         Ok(callee)
     }

@@ -151,11 +151,7 @@ impl<'a> Interp<'a> {
                 }
                 self.nframes -= 1;
                 let frame = &mut self.frames[self.nframes];
-                let Some(caller) = frame.code else {
-                    self.fuel = mark + left;
-                    return fail("internal: a frame without code", Span::default());
-                };
-                code = caller;
+                code = frame.code;
                 pc = frame.pc;
                 self.base = frame.base;
                 self.op_base = frame.op_base;
