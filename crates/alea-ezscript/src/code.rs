@@ -116,9 +116,6 @@ pub enum Op {
         /// `op`'s accepted comparison results ([`crate::interp::accepts`]), decided by the
         /// compiler so the test reads them instead of deriving them from `op` every time.
         accepts: u8,
-        /// `op` is `<` (decided by the compiler): the test is one comparison, not a look at
-        /// `accepts`.
-        lt: bool,
         slot: u32,
         y: f64,
         cost: u32,

@@ -351,7 +351,6 @@ impl Compiler {
                 let op = Op::TestLocalCmp {
                     op: *op,
                     accepts: crate::interp::accepts(*op),
-                    lt: *op == BinOp::Lt,
                     slot: *slot,
                     y: *y,
                     cost,

@@ -1,6 +1,6 @@
 //! Ops whose operator the compiler fixed (issue 14) give the operator's own values and
 //! errors: a call's `local ± number` argument computed as `local + y` (`y` negated for `-`),
-//! a returned `a + b`, a condition `local < number`.
+//! a returned `a + b`; and a condition `local op number` in one op.
 
 use alea_ezscript::{Env, Program};
 
@@ -57,7 +57,7 @@ fn a_returned_operation_is_the_operators_value() {
     }
 }
 
-/// `if n op y` (one op; `<` one comparison) decides as the comparison's value does.
+/// `if n op y` (one op, TestLocalCmp) decides as the comparison's value does.
 #[test]
 fn a_condition_is_the_comparisons_value() {
     let values = [

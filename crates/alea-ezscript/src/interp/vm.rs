@@ -382,7 +382,6 @@ impl<'a> Interp<'a> {
                 Op::TestLocalCmp {
                     op,
                     accepts,
-                    lt,
                     slot,
                     y,
                     cost: n,
@@ -392,11 +391,7 @@ impl<'a> Interp<'a> {
                     pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            if lt {
-                                *a < y
-                            } else {
-                                compare_accepts(accepts, *a, y)
-                            }
+                            compare_accepts(accepts, *a, y)
                         }
                         _ => {
                             let x = x as usize;
@@ -684,7 +679,6 @@ impl<'a> Interp<'a> {
                 }
                 Op::TestLocalCmp {
                     accepts,
-                    lt,
                     slot,
                     y,
                     cost: n,
@@ -694,12 +688,11 @@ impl<'a> Interp<'a> {
                     let Some(a) = num(frame, slot) else { break };
                     let Some(f) = charge(fuel, n) else { break };
                     fuel = f;
-                    let go = if lt {
-                        a < y
+                    pc = if compare_accepts(accepts, a, y) {
+                        pc + 1
                     } else {
-                        compare_accepts(accepts, a, y)
+                        target as usize
                     };
-                    pc = if go { pc + 1 } else { target as usize };
                 }
                 Op::LoopNext(i) => {
                     let here = pc;
