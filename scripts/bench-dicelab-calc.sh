@@ -58,13 +58,19 @@ result = %s
 print(time.perf_counter() - start)
 print(result)
 ''' % expr
-times, walls = [], []
+import resource
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+times, walls, cpus = [], [], []
 for _ in range(runs):
+    c0 = cpu()
     start = time.perf_counter()
     out = subprocess.run([sys.executable, '-c', PROG], capture_output=True, text=True, check=True)
     walls.append(time.perf_counter() - start)
+    cpus.append(cpu() - c0)
     times.append(float(out.stdout.strip().splitlines()[0]))
-print(statistics.median(times), statistics.median(walls), min(walls))
+print(statistics.median(times), statistics.median(walls), min(walls), statistics.median(cpus))
 PY
 
 echo "building and running the alea bench (cargo bench -p alea-dicelab --bench calc)..." >&2
@@ -93,30 +99,45 @@ fi
 cat >"$WORK/wall.py" <<'PY'
 # Whole-process wall time of `BIN -c` on PROGRAM (stdin): the median of RUNS runs, timed by
 # one Python timer around the child (as icepool's whole-process runs are), or ">T" when a run
-# exceeds T seconds.
-import statistics, subprocess, sys, time
+# exceeds T seconds; then the median CPU time (user + system) of the child, which does not
+# count the time spent waiting for a core on a shared machine. The parent waits in a blocking
+# wait4 (a SIGALRM kills a child past T): `subprocess.run(timeout=...)` polls the child with
+# sleeps of 1, 2, 4, 8 ms, …, which rounded every run of a few milliseconds up to about 1.3,
+# 3.3 or 7.3 ms (the "3.3 ms plateau" of the runs before 2026-12-06).
+import os, signal, statistics, subprocess, sys, time
 binary, timeout, runs, program = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-times = []
+times, cpus = [], []
 for _ in range(runs):
     start = time.perf_counter()
+    p = subprocess.Popen([binary, '-c'], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    signal.signal(signal.SIGALRM, lambda *_: p.kill())
+    signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        subprocess.run([binary, '-c'], input=program.encode(), stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        print(f">{sys.argv[2]} >{sys.argv[2]}")
+        p.stdin.write(program.encode())
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - start
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if elapsed >= timeout:
+        print(f">{sys.argv[2]} >{sys.argv[2]} >{sys.argv[2]}")
         sys.exit(0)
-    times.append(time.perf_counter() - start)
-print(f"{statistics.median(times):.6f} {min(times):.6f}")
+    times.append(elapsed)
+    cpus.append(usage.ru_utime + usage.ru_stime)
+print(f"{statistics.median(times):.6f} {min(times):.6f} {statistics.median(cpus):.6f}")
 PY
 
-whole() { # whole-process seconds of `$1 -c` on program $2: "MEDIAN MIN" of $3 runs, or ">T >T"
+whole() { # whole-process seconds of `$1 -c` on program $2: "MEDIAN MIN CPU" of $3 runs, or ">T >T >T"
     python3 "$WORK/wall.py" "$1" "$REF_TIMEOUT" "$3" "$2"
 }
 
 fmt() { python3 -c "import sys; v=sys.argv[1]; print(v + ' s' if v.startswith('>') else v if not v[0].isdigit() else f'{float(v)*1e3:.3g} ms')" "$1"; }
 
-echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c (median / fastest) | icepool whole process (median / fastest) | ratio whole (medians) | 0.7 dicelab -c |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| program | alea in-process | icepool in-process | ratio | alea dicelab -c (median / fastest) | icepool whole process (median / fastest) | ratio whole (medians) | CPU time alea / icepool (medians) | ratio CPU | 0.7 dicelab -c |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r program expr; do
     alea=$(awk -F'\t' -v p="$program" '$1 == p { print $2 }' "$WORK/alea.tsv")
     ice="-"
@@ -124,29 +145,35 @@ while IFS=$'\t' read -r program expr; do
     ratio="-"
     ratio_whole="-"
     cli="n/a"
+    cli_cpu="n/a"
+    ice_cpu="-"
+    ratio_cpu="-"
     if [[ $alea_cli_ok -eq 1 ]]; then
         # Median of ALEA_RUNS (31): a run takes about a millisecond, so a burst of load on a
         # shared machine would otherwise decide a median of 5.
-        read -r cli cli_min < <(whole "$ALEA_BIN" "$program" "${ALEA_RUNS:-31}")
+        read -r cli cli_min cli_cpu < <(whole "$ALEA_BIN" "$program" "${ALEA_RUNS:-31}")
     fi
     if [[ "$expr" != "-" ]]; then
-        read -r ice ice_whole ice_min < <("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
+        read -r ice ice_whole ice_min ice_cpu < <("$VENV/bin/python" "$WORK/ice.py" "$expr" "$RUNS")
         ratio=$(python3 -c "r = $ice / $alea; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
         python3 -c "print($ice / $alea)" >>"$WORK/ratios.txt"
         if [[ "$cli" != "n/a" && "$cli" != ">"* ]]; then
             ratio_whole=$(python3 -c "r = $ice_whole / $cli; print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
             python3 -c "print($ice_whole / $cli)" >>"$WORK/ratios_whole.txt"
             python3 -c "print($ice_min / $cli_min)" >>"$WORK/ratios_fastest.txt"
+            ratio_cpu=$(python3 -c "r = $ice_cpu / max($cli_cpu, 1e-6); print(f'{r:.0f}×' if r >= 10 else f'{r:.2f}×')")
+            python3 -c "print($ice_cpu / max($cli_cpu, 1e-6))" >>"$WORK/ratios_cpu.txt"
         fi
+        ice_cpu="$(fmt "$ice_cpu")"
         ice_whole="$(fmt "$ice_whole") / $(fmt "$ice_min")"
     fi
-    [[ "$cli" != "n/a" ]] && cli="$(fmt "$cli") / $(fmt "$cli_min")"
+    [[ "$cli" != "n/a" ]] && cli="$(fmt "$cli") / $(fmt "$cli_min")" && cli_cpu="$(fmt "$cli_cpu")"
     read -r ref _ < <(whole "$REF" "$program" 1)
-    echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $ice_whole | $ratio_whole | $(fmt "$ref") |"
+    echo "| \`$program\` | $(fmt "$alea") | $(fmt "$ice") | $ratio | $cli | $ice_whole | $ratio_whole | $cli_cpu / $ice_cpu | $ratio_cpu | $(fmt "$ref") |"
 done <"$WORK/suite.tsv"
 median() { # median of the ratios in file $1, or "n/a" when none was measured
     [[ -s "$1" ]] || { echo "n/a"; return; }
     python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}×')" "$1"
 }
 echo
-echo "Median ratio over icepool: in-process $(median "$WORK/ratios.txt"), whole process $(median "$WORK/ratios_whole.txt") (medians of the runs), $(median "$WORK/ratios_fastest.txt") (fastest runs)."
+echo "Median ratio over icepool: in-process $(median "$WORK/ratios.txt"), whole process $(median "$WORK/ratios_whole.txt") (medians of the runs), $(median "$WORK/ratios_fastest.txt") (fastest runs), whole-process CPU time $(median "$WORK/ratios_cpu.txt")."

@@ -1,5 +1,5 @@
 //! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
-//! `n#die` and of `foreach` over a pool against the installed
+//! `n#die`, of `foreach` over a pool and of bindings read once against the installed
 //! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
 //! enumerate. Each line is a spelling the planning pass reads through counts per face; that
 //! they are *computed* that way (not by the general path) is checked in
@@ -47,6 +47,11 @@ const POSITIONAL: &[&str] = &[
     "sum (first 2 (3#d6, 2#d4))",
     "sum(first 0 (3#d6))",
     "sum (first 2 (3#(1..d3)))",
+    "sum(first d3 (4#d6))",
+    "sum(last d2 (d3#d6))",
+    "sum(drop first d2 (3#d6))",
+    "sum(drop last (d3-1) (4#d4))",
+    "let x = 4#d6 in sum(first d3 x)",
 ];
 
 /// `foreach y in POOL do G` as a pool of mapped dice (calc/eval.rs, `map_pool`), and bodies
@@ -60,6 +65,30 @@ const MAPPED: &[&str] = &[
     "sum (foreach y in (0#d6, 2#d3) do 6/y)",
     "sum (foreach y in 3#d6 do if >3 y then y else ())",
     "sum (foreach y in 3#d6 do (y,y))",
+];
+
+/// Bindings read once, outside any loop of their body, read in place (calc/reads.rs): a pool
+/// bound by `let` and read in order, never read, or bound inside a `foreach` body; and pools
+/// read by `first`/`last` at disjoint positions.
+const SINGLE_READ: &[&str] = &[
+    "let x = 4#d6 in first 1 x",
+    "let x = 4#d6 in sum(last 2 x)",
+    "let x = 5#d4 in sum(drop first 2 x)",
+    "let x = d3#d6 in sum(first 2 x)",
+    "sum(foreach y in 1..3 do let z = 4#d6 in first 1 z)",
+    "sum(foreach y in 1..3 do let z = y#d6 in last 1 z)",
+    "let x = 4#d6 in let y = d4 in y * sum(first 2 x)",
+    "let a = 4#d6 in let b = first 3 a in sum(last 2 b)",
+    "let x = 3#d6 in if >3 first 1 x then 1 else 0",
+    "let x = 4#d6 in high 1 (first 3 x)",
+    "let x = 4#d6 in 5",
+    "let x = 3#d6 in first 1 (rev x)",
+    "let x = (d4, 2#d6) in sum(first 2 x)",
+    // Read several times at disjoint positions of n#die.
+    "let x = 4#d6 in sum(first 1 x) + sum(last 1 x)",
+    "let x = 5#d4 in sum(first 2 x) - sum(last 2 x)",
+    "let x = 4#d6 in sum(first 2 x) * sum(drop first 2 x)",
+    "let x = 5#d6 in let k = 2 in sum(first k x) + sum(last k x)",
 ];
 
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
@@ -76,7 +105,12 @@ fn planned_families_are_byte_identical_to_0_7() {
     if !support::require(REFERENCE, std::path::Path::new(REFERENCE).exists()) {
         return;
     }
-    for program in FAMILIES.iter().chain(POSITIONAL).chain(MAPPED) {
+    for program in FAMILIES
+        .iter()
+        .chain(POSITIONAL)
+        .chain(MAPPED)
+        .chain(SINGLE_READ)
+    {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");
         assert!(!theirs.is_empty(), "{program}");

@@ -86,24 +86,41 @@ impl Rng {
 
     /// A uniform integer in `[0, n)` by Lemire's multiply-and-reject method.
     ///
+    /// The first draw is accepted inline when its low half is at least `n` (every threshold
+    /// `2^64 mod n` is below `n`); the rest of the method (the threshold's division and the
+    /// redraws, together rarer than one draw in `2^64 / n`) is out of line, so a die costs its
+    /// callers no call. The same draws and results as the method written in one piece.
+    ///
     /// # Panics
     /// When `n == 0`, which is a programming error in the caller.
-    #[inline]
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n != 0, "Rng::below(0)");
         if n == 1 {
             return 0;
         }
-        let mut m = u128::from(self.next_u64()) * u128::from(n);
-        let mut lo = m as u64;
-        if lo < n {
-            let t = n.wrapping_neg() % n;
-            while lo < t {
-                m = u128::from(self.next_u64()) * u128::from(n);
-                lo = m as u64;
-            }
+        let m = u128::from(self.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            // The state goes by value, so a caller's copy of it can stay in registers.
+            let (v, rest) = Rng::below_rest(self.clone(), m, n);
+            *self = rest;
+            return v;
         }
         (m >> 64) as u64
+    }
+
+    /// [`Rng::below`] after a first draw `m` whose low half is below `n`: accepted when it is
+    /// at least the threshold `2^64 mod n`, else redrawn until one is.
+    #[cold]
+    #[inline(never)]
+    fn below_rest(mut rng: Rng, mut m: u128, n: u64) -> (u64, Rng) {
+        let t = n.wrapping_neg() % n;
+        let mut lo = m as u64;
+        while lo < t {
+            m = u128::from(rng.next_u64()) * u128::from(n);
+            lo = m as u64;
+        }
+        ((m >> 64) as u64, rng)
     }
 
     /// A uniform integer in `[lo, hi]`. A d6 is `range_inclusive(1, 6)`.

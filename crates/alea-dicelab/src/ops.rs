@@ -6,7 +6,7 @@
 //!
 //! Values are `i32`; arithmetic wraps in 32-bit two's complement.
 
-use crate::ast::{BinOp, Selector};
+use crate::ast::{Aggregate, BinOp, Selector};
 use alea_core::{Diagnostic, Span};
 
 /// Why a binary operation has no value.
@@ -111,6 +111,17 @@ pub fn concat(a: i32, b: i32) -> Result<i32, OpError> {
         head + i128::from(b)
     };
     Ok(v as i32)
+}
+
+/// `sum`, `prod` or `count` of `items` (dicelab.md §3): the wrapping sum (0 for `()`), the
+/// wrapping product (1 for `()`), the number of members.
+pub fn aggregate(op: Aggregate, items: impl IntoIterator<Item = i32>) -> i32 {
+    let items = items.into_iter();
+    match op {
+        Aggregate::Sum => items.fold(0i32, i32::wrapping_add),
+        Aggregate::Prod => items.fold(1i32, i32::wrapping_mul),
+        Aggregate::Count => items.fold(0i32, |n, _| n.wrapping_add(1)),
+    }
 }
 
 /// Keeps (or, with `drop`, removes) the members of `list` picked by a `first`/`last`/`low`/

@@ -39,11 +39,11 @@ fn exact(program: &str) -> String {
 
 #[test]
 fn ordered_repeats_fail_on_their_size() {
-    // `first` makes x ordered: 10^20 (30^30) sequences, which fail by size once the lists
-    // built so far would pass the cap (lists count by length).
+    // `first` makes x ordered and x is read twice: 10^20 (30^30) sequences, which fail by
+    // size once the lists built so far would pass the cap (lists count by length).
     for (program, at) in [
-        ("let x = 20#d10 in first 1 x", "1:11"),
-        ("let x=30#d30 in first 3 x", "1:9"),
+        ("let x = 20#d10 in first 1 (x, x)", "1:11"),
+        ("let x=30#d30 in first 3 (x, x)", "1:9"),
         // A list of pairs is not `n#die`: still listed in order.
         ("count (first 3 (30#(d30,d30)))", "1:19"),
     ] {
@@ -60,6 +60,12 @@ fn ordered_repeats_fail_on_their_size() {
     // `first k (n#die)` directly is k dice (no sequences listed): computed at any n.
     assert_eq!(exact("count (first 3 (30#d30))"), "  3\t1/1\t\n");
     assert_eq!(exact("first 1 (20#d10)"), d10);
+    // Read once, a binding is its value read in place (issue 16): the same k dice.
+    assert_eq!(exact("let x = 20#d10 in first 1 x"), d10);
+    assert_eq!(
+        exact("let x=30#d30 in sum (first 3 x)"),
+        exact("sum (3#d30)")
+    );
 }
 
 #[test]
@@ -107,11 +113,16 @@ fn prod_of_a_pool_agrees_with_enumeration() {
 
 #[test]
 fn big_multisets_and_permutations_fail_at_once() {
-    // 40#d6 has C(45, 5) = 1 221 759 multisets of 40 values.
-    let e = err("let x = 40#d6 in x");
+    // 40#d6 has C(45, 5) = 1 221 759 multisets of 40 values, listed when x is read twice.
+    let e = err("let x = 40#d6 in (x, x)");
     assert_eq!(
         e,
         "1:9: calc limit in '#': multisets of a pool has more than 10000000 outcomes or states"
+    );
+    // Read once, x is the pool itself: the result is a list, as for `40#d6`.
+    assert_eq!(
+        err("let x = 40#d6 in x"),
+        "1:1: result is not a single value (list of 40 values)"
     );
     let e = err("first 1 (sort 25#d20)");
     assert!(e.starts_with("1:15: calc limit in '#'"), "{e}");
@@ -139,11 +150,17 @@ fn big_multisets_and_permutations_fail_at_once() {
 #[test]
 fn big_mixtures_fail_on_their_size() {
     // 10^5 lists of up to 10^5 values (5·10^9 in all).
-    let e = err("let x = d100000 in 1..x");
+    let e = err("let x = d100000 in (1..x, x)");
     assert_eq!(
         e,
         "1:1: calc limit in 'let': mixture of distributions has more than 10000000 outcomes or \
          states"
+    );
+    // Read once, x is the die read in place: the range of each face, charged before building.
+    let e = err("let x = d100000 in 1..x");
+    assert_eq!(
+        e,
+        "1:21: calc limit in '..': product of distributions exceeded the step limit of 100000000"
     );
     // d1, …, d10^6 mixed: their common denominator has millions of bits.
     let e = err("d(d1000000)");

@@ -73,6 +73,10 @@ pub enum Op {
     /// the callee's span).
     UpvalCallee {
         i: u32,
+        /// The variable is the running function's own name, never assigned (decided by the
+        /// compiler, [`crate::resolve::fixed_functions`]): it holds the running closure, which
+        /// is taken instead of reading the variable (outside `was()`, where reading fails).
+        own: bool,
         cost: u32,
         x: u32,
     },
@@ -82,6 +86,12 @@ pub enum Op {
     /// the argument's spans.
     CallUpvalLocalNum {
         upval: u32,
+        /// As [`Op::UpvalCallee`]'s.
+        own: bool,
+        /// `op` is `+` or `-` (decided by the compiler): a number's argument is `local + y`,
+        /// `y` negated for `-` (`a - b` is `a + -b` in IEEE arithmetic, exactly), with no
+        /// dispatch on the operator; the slow path negates it back.
+        add: bool,
         op: BinOp,
         slot: u32,
         y: f64,
@@ -103,6 +113,9 @@ pub enum Op {
     /// `extra[x + 1]` the condition's).
     TestLocalCmp {
         op: BinOp,
+        /// `op`'s accepted comparison results ([`crate::interp::accepts`]), decided by the
+        /// compiler so the test reads them instead of deriving them from `op` every time.
+        accepts: u8,
         slot: u32,
         y: f64,
         cost: u32,
@@ -116,6 +129,8 @@ pub enum Op {
     Return,
     /// [`Op::Binary`] then [`Op::Return`] (a function whose value is `a op b`), one op.
     ReturnBinary(BinOp),
+    /// [`Op::ReturnBinary`] of `+`, its operator fixed by the compiler (no dispatch on it).
+    ReturnAdd,
     /// [`Op::Local`] then [`Op::Return`] (a function whose value is a local).
     ReturnLocal(u32, u32),
     /// Ends a chunk (or a `was` argument) with the value on top.

@@ -82,7 +82,7 @@ fn jump_targets(code: &mut Code) -> Vec<bool> {
     target
 }
 
-/// `a op b` just before a return is one op with it ([`Op::ReturnBinary`]), unless something
+/// `a op b` just before a return is one op with it ([`Op::ReturnBinary`], [`Op::ReturnAdd`]), unless something
 /// jumps to that return (it stays, for the jumps; only the fused op's own path skips it).
 fn fuse_binary_returns(code: &mut Code) {
     let target = jump_targets(code);
@@ -90,7 +90,10 @@ fn fuse_binary_returns(code: &mut Code) {
         if let (Op::Binary(op), Op::Return) = (code.ops[pc], code.ops[pc + 1])
             && !target[pc + 1]
         {
-            code.ops[pc] = Op::ReturnBinary(op);
+            code.ops[pc] = match op {
+                BinOp::Add => Op::ReturnAdd,
+                op => Op::ReturnBinary(op),
+            };
         }
     }
 }
@@ -152,7 +155,7 @@ fn leaf(n: &Node) -> Option<(Leaf, Span, Span)> {
 
 #[cfg(test)]
 thread_local! {
-    /// Compiles without [`fold_burns`], [`Op::BinLeaves`] and [`Op::ReturnBinary`], and runs loops without the
+    /// Compiles without [`fold_burns`], [`Op::BinLeaves`] and [`Op::ReturnBinary`] / [`Op::ReturnAdd`], and runs loops without the
     /// evaluator's `fast_loop`: the oracle of the test below (set while compiling and running).
     pub(crate) static NO_FOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -347,6 +350,7 @@ impl Compiler {
                 let x = self.extra(&[*local_span, *cond_span]);
                 let op = Op::TestLocalCmp {
                     op: *op,
+                    accepts: crate::interp::accepts(*op),
                     slot: *slot,
                     y: *y,
                     cost,
@@ -498,9 +502,15 @@ impl Compiler {
                 }
                 self.emit(Op::Call(args.len() as u32), span, -(args.len() as i32));
             }
-            NodeKind::CallUpval(i, callee_span, args) => {
+            NodeKind::CallUpval(i, callee_span, args, own) => {
                 let x = self.extra(&[*callee_span]);
-                self.emit(Op::UpvalCallee { i: *i, cost, x }, span, 1);
+                let op = Op::UpvalCallee {
+                    i: *i,
+                    own: *own,
+                    cost,
+                    x,
+                };
+                self.emit(op, span, 1);
                 for a in args {
                     self.expr(a);
                 }
@@ -508,6 +518,7 @@ impl Compiler {
             }
             NodeKind::CallUpvalLocalNum {
                 upval,
+                own,
                 callee_span,
                 op,
                 slot,
@@ -516,11 +527,14 @@ impl Compiler {
                 arg_span,
             } => {
                 let x = self.extra(&[*callee_span, *local_span, *arg_span]);
+                let add = matches!(op, BinOp::Add | BinOp::Sub);
                 let op = Op::CallUpvalLocalNum {
                     upval: *upval,
+                    own: *own,
+                    add,
                     op: *op,
                     slot: *slot,
-                    y: *y,
+                    y: if *op == BinOp::Sub { -*y } else { *y },
                     cost,
                     x,
                 };

@@ -129,16 +129,17 @@ impl Default for SizeLimits {
     }
 }
 
+// `Val` first: with this order the compiler tests "a number or unset" (`pop_slots`) in
+// fewer instructions (measured by callgrind: fib25 -0.3 %, list pipeline -0.2 %).
 pub(crate) enum Slot {
-    Unset,
     Val(Value),
+    Unset,
     Cell(Cell),
 }
 
 /// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
-#[derive(Default)]
 struct Frame<'a> {
-    code: Option<&'a Code>,
+    code: &'a Code,
     pc: usize,
     base: usize,
     op_base: usize,
@@ -166,7 +167,6 @@ pub struct Interp<'a> {
     pub fuel: u64,
     /// Bytes left of [`SizeLimits::memory`].
     pub memory: usize,
-    depth: u32,
     /// Runs of the evaluator nested in native calls (callbacks, see [`SizeLimits::callbacks`]).
     nested: u32,
     pub host: &'a dyn Host,
@@ -203,7 +203,6 @@ impl<'a> Interp<'a> {
             closure: None,
             fuel,
             memory: limits.memory,
-            depth: 0,
             nested: 0,
             host,
             formatter,
@@ -268,7 +267,6 @@ impl<'a> Interp<'a> {
         self.base = 0;
         self.op_base = 0;
         self.closure = None;
-        self.depth = 0;
         self.nested = 0;
         self.forbid_locals = None;
         match result {
@@ -279,6 +277,13 @@ impl<'a> Interp<'a> {
                 span: Span::default(),
             }),
         }
+    }
+
+    /// The user call depth: the frames of calls made from code, plus one for each callback
+    /// running (a callback's own call pushes no frame: its caller is native).
+    #[inline(always)]
+    fn depth(&self) -> u32 {
+        self.nframes as u32 + self.nested
     }
 
     /// Drops the frames from `n` on (what a failed run left).
@@ -292,17 +297,15 @@ impl<'a> Interp<'a> {
     /// Drops the slots from `height` on.
     #[inline(always)]
     fn pop_slots(&mut self, height: usize) {
-        while let Some(last) = self.stack.last() {
-            if self.stack.len() <= height {
-                break;
-            }
-            // Checked in place: a number or an unset slot owns nothing, so it is forgotten,
-            // not dropped (`truncate` and a dropped `pop` both call the drop glue, a call and
-            // a jump table per slot; a popped slot matched whole is copied out first).
-            if matches!(last, Slot::Val(Value::Number(_)) | Slot::Unset) {
-                std::mem::forget(self.stack.pop());
-            } else {
-                drop(self.stack.pop());
+        // Checked in place: a number or an unset slot owns nothing, so it is forgotten, not
+        // dropped (`truncate` and a dropped `pop` both call the drop glue, a call and a jump
+        // table per slot; a popped slot matched whole is copied out first).
+        while self.stack.len() > height {
+            match self.stack.last() {
+                Some(Slot::Val(Value::Number(_)) | Slot::Unset) => {
+                    std::mem::forget(self.stack.pop())
+                }
+                _ => drop(self.stack.pop()),
             }
         }
     }
@@ -531,7 +534,7 @@ pub fn rem(x: f64, y: f64) -> f64 {
 
 /// Which comparison results each comparison operator accepts, as bits indexed by
 /// [`order_bits`]: 1 for unordered (a NaN), 2 for less, 4 for equal, 8 for greater.
-const fn accepts(op: BinOp) -> u8 {
+pub(crate) const fn accepts(op: BinOp) -> u8 {
     match op {
         BinOp::Lt => 2,
         BinOp::Le => 2 | 4,
@@ -561,7 +564,13 @@ fn order_bits(x: f64, y: f64) -> u8 {
 /// A comparison operator on two numbers (other operators: false).
 #[inline(always)]
 pub(crate) fn compare_num(op: BinOp, x: f64, y: f64) -> bool {
-    accepts(op) & order_bits(x, y) != 0
+    compare_accepts(accepts(op), x, y)
+}
+
+/// [`compare_num`] with the operator's [`accepts`] already known.
+#[inline(always)]
+pub(crate) fn compare_accepts(accepts: u8, x: f64, y: f64) -> bool {
+    accepts & order_bits(x, y) != 0
 }
 
 /// Whether `op` compares (gives true or false on numbers).

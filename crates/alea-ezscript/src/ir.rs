@@ -120,12 +120,16 @@ pub enum NodeKind {
     Call(Box<Node>, Vec<Node>),
     /// A call whose callee is a captured variable (a named function calling itself or a
     /// sibling): the callee's step is the call's, the function taken without building a value.
-    CallUpval(u32, Span, Vec<Node>),
+    /// The flag: the callee is the running function itself, which the resolver proved (see
+    /// [`crate::resolve::fixed_functions`]): the variable holds the running closure.
+    CallUpval(u32, Span, Vec<Node>, bool),
     /// [`NodeKind::CallUpval`] with one argument `local op number` (recursion's `f(n - 1)`):
     /// the argument made straight into the new frame. Fields: the captured variable, the
     /// callee's span, then the argument's operator, slot, number, local's span and span.
     CallUpvalLocalNum {
         upval: u32,
+        /// As [`NodeKind::CallUpval`]'s flag.
+        own: bool,
         callee_span: Span,
         op: BinOp,
         slot: u32,

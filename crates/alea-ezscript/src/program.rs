@@ -147,6 +147,7 @@ impl Program {
         }
         let mut resolver = Resolver::new();
         resolver.origin = Arc::from(format!("script\n{src}"));
+        resolver.fixed = crate::resolve::fixed_functions(&ast);
         let body = resolver.chunk(&ast);
         diags.append(&mut resolver.diags);
         if !diags.is_empty() {

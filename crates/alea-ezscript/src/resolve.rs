@@ -7,7 +7,7 @@ use crate::ast::{self, BinOp, ExprKind, FuncDef, Ident, PathStep};
 use crate::builtins::Builtin;
 use crate::ir::*;
 use alea_core::{Diagnostic, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -30,6 +30,9 @@ struct Scope {
 }
 
 struct FnScope {
+    /// The function's own name when it is one of [`Resolver::fixed`]: inside its body (not in
+    /// nested functions) the name is the running closure.
+    own: Option<Rc<str>>,
     slots: Vec<SlotInfo>,
     captures: Vec<Capture>,
     capture_names: Vec<Name>,
@@ -40,6 +43,7 @@ struct FnScope {
 impl FnScope {
     fn new() -> FnScope {
         FnScope {
+            own: None,
             slots: Vec::new(),
             captures: Vec::new(),
             capture_names: Vec::new(),
@@ -65,6 +69,10 @@ pub struct Resolver {
     pub diags: Vec<Diagnostic>,
     /// What the program was compiled from, shared by its functions ([`Proto::origin`]).
     pub origin: Arc<str>,
+    /// The program's [`fixed_functions`], when the whole program is known before it is
+    /// resolved (a script; a template's insertions are resolved one by one, so a later one
+    /// could still assign a name: none there).
+    pub fixed: HashSet<Rc<str>>,
 }
 
 impl Default for Resolver {
@@ -81,6 +89,7 @@ impl Resolver {
             texts: Vec::new(),
             diags: Vec::new(),
             origin: Arc::from(""),
+            fixed: HashSet::new(),
         }
     }
 
@@ -227,6 +236,11 @@ impl Resolver {
     fn function(&mut self, def: &FuncDef, span: Span) -> Proto {
         let mut f = FnScope::new();
         f.scopes[0] = Scope::default();
+        f.own = def
+            .name
+            .as_ref()
+            .filter(|n| self.fixed.contains(&n.name))
+            .map(|n| n.name.clone());
         self.fns.push(f);
         let mut param_slots = Vec::new();
         for p in &def.params {
@@ -532,6 +546,11 @@ impl Resolver {
                 return (NodeKind::CallBuiltin(b, self.exprs(args)), 0);
             }
         }
+        // The running function calling itself by its own name, which nothing rebinds.
+        let own = match (&callee.kind, &self.cur().own) {
+            (ExprKind::Name(name), Some(own)) => name == own,
+            _ => false,
+        };
         let callee = self.expr(callee);
         let mut args = self.exprs(args);
         if let NodeKind::Upval(i) = callee.kind {
@@ -554,6 +573,7 @@ impl Resolver {
             {
                 let kind = NodeKind::CallUpvalLocalNum {
                     upval: i,
+                    own,
                     callee_span: callee.span,
                     op,
                     slot,
@@ -563,7 +583,7 @@ impl Resolver {
                 };
                 return (kind, hoisted);
             }
-            return (NodeKind::CallUpval(i, callee.span, args), hoisted);
+            return (NodeKind::CallUpval(i, callee.span, args, own), hoisted);
         }
         (NodeKind::Call(Box::new(callee), args), 0)
     }
@@ -571,6 +591,133 @@ impl Resolver {
 
 /// `x op= number` / `x op= y` on a plain local becomes a [`StmtKind::NumUpdate`] (which keeps
 /// the full assignment for the cases its fast path does not cover).
+/// The names of a program bound exactly once, by a function declaration (`func f(…)`), and
+/// never otherwise: no assignment's root, parameter, loop variable or other function (named
+/// function expressions included) anywhere in the program has the name. Inside such a
+/// function's own body its name can only be its own declaration, whose variable is set once,
+/// when the block declaring it is entered, to the closure being made — the closure that is
+/// running when the body calls the name (each entry makes a new variable and closure). So
+/// the compiler may call the running closure instead of reading the variable
+/// ([`crate::code::Op::CallUpvalLocalNum`]'s `own`).
+pub fn fixed_functions(block: &ast::Block) -> HashSet<Rc<str>> {
+    #[derive(Default)]
+    struct Count {
+        decls: HashMap<Rc<str>, u32>,
+        other: HashSet<Rc<str>>,
+    }
+    impl Count {
+        fn block(&mut self, b: &ast::Block) {
+            for s in &b.stmts {
+                self.stmt(s);
+            }
+        }
+        fn func(&mut self, def: &FuncDef) {
+            for p in &def.params {
+                self.other.insert(p.name.clone());
+            }
+            self.block(&def.body);
+        }
+        fn stmt(&mut self, s: &ast::Stmt) {
+            match &s.kind {
+                ast::StmtKind::Expr(e) => self.expr(e),
+                ast::StmtKind::Assign {
+                    root, path, value, ..
+                } => {
+                    self.other.insert(root.name.clone());
+                    for step in path {
+                        if let PathStep::Index(e) = step {
+                            self.expr(e);
+                        }
+                    }
+                    self.expr(value);
+                }
+                ast::StmtKind::FuncDecl(def) => {
+                    if let Some(n) = &def.name {
+                        *self.decls.entry(n.name.clone()).or_default() += 1;
+                    }
+                    self.func(def);
+                }
+                ast::StmtKind::ForIn {
+                    index,
+                    item,
+                    list,
+                    body,
+                } => {
+                    if let Some(i) = index {
+                        self.other.insert(i.name.clone());
+                    }
+                    self.other.insert(item.name.clone());
+                    self.expr(list);
+                    self.block(body);
+                }
+                ast::StmtKind::ForC {
+                    init,
+                    cond,
+                    update,
+                    body,
+                } => {
+                    for s in init.iter().chain(update) {
+                        self.stmt(s);
+                    }
+                    self.expr(cond);
+                    self.block(body);
+                }
+                ast::StmtKind::While(cond, body) => {
+                    self.expr(cond);
+                    self.block(body);
+                }
+                ast::StmtKind::Break | ast::StmtKind::Continue | ast::StmtKind::Error => {}
+            }
+        }
+        fn expr(&mut self, e: &ast::Expr) {
+            match &e.kind {
+                ExprKind::Number(_)
+                | ExprKind::Text(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Name(_)
+                | ExprKind::Error => {}
+                ExprKind::List(items) => items.iter().for_each(|e| self.expr(e)),
+                ExprKind::Object(fields) => fields.iter().for_each(|(_, e)| self.expr(e)),
+                ExprKind::Unary(_, e) | ExprKind::Member(e, _) => self.expr(e),
+                ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                    self.expr(a);
+                    self.expr(b);
+                }
+                ExprKind::If(cond, then, els) => {
+                    self.expr(cond);
+                    self.block(then);
+                    if let Some(e) = els {
+                        self.expr(e);
+                    }
+                }
+                ExprKind::Block(b) => self.block(b),
+                ExprKind::Func(def) => {
+                    if let Some(n) = &def.name {
+                        self.other.insert(n.name.clone());
+                    }
+                    self.func(def);
+                }
+                ExprKind::Method(recv, _, args) => {
+                    self.expr(recv);
+                    args.iter().for_each(|e| self.expr(e));
+                }
+                ExprKind::Call(callee, args) => {
+                    self.expr(callee);
+                    args.iter().for_each(|e| self.expr(e));
+                }
+            }
+        }
+    }
+    let mut count = Count::default();
+    count.block(block);
+    count
+        .decls
+        .into_iter()
+        .filter(|(name, n)| *n == 1 && !count.other.contains(name))
+        .map(|(name, _)| name)
+        .collect()
+}
+
 fn fuse_update(kind: StmtKind, span: Span) -> StmtKind {
     let StmtKind::Assign {
         var: Var::Local(slot),
@@ -692,5 +839,65 @@ mod tests {
             "{a:?}"
         );
         assert_eq!(a.cost, 2 * cost::NODE + cost::LOCAL_NUM);
+    }
+
+    /// Whether each call of `f` in `f`'s own body (its argument `n - 1`) is marked `own`.
+    fn own_calls(src: &str) -> Vec<bool> {
+        let (ast, diags) = crate::parse_script(src);
+        assert!(diags.is_empty(), "{src}");
+        let mut r = Resolver::new();
+        r.fixed = fixed_functions(&ast);
+        r.chunk(&ast);
+        assert!(r.diags.is_empty(), "{src}");
+        let mut found = Vec::new();
+        for proto in r.protos.iter().flatten() {
+            for op in &proto.code.ops {
+                match op {
+                    crate::code::Op::CallUpvalLocalNum { own, .. }
+                    | crate::code::Op::UpvalCallee { own, .. } => found.push(*own),
+                    _ => {}
+                }
+            }
+        }
+        found
+    }
+
+    /// A call is the running closure only when nothing else can bind the name.
+    #[test]
+    fn own_calls_only_for_names_bound_once() {
+        let f = "func f(n) { if n < 1 { 0 } else { f(n - 1) + f(n - 1, 2) } }";
+        assert_eq!(own_calls(f), [true, true]);
+        for other in [
+            "f = 1",
+            "f += 1",
+            "o = {}; f.x = 1",
+            "func f(x) { x }",
+            "func g(f) { f }",
+            "for f in [1] { }",
+            "for f, i in [1] { }",
+            "for i, f in [1] { }",
+        ] {
+            let src = format!("{f}; {other}");
+            assert!(own_calls(&src).iter().all(|own| !own), "{src}");
+        }
+        // A function inside `f` calling `f` runs another closure: not marked.
+        let nested = "func f(n) { g = func(m) { f(m - 1) }; if n < 1 { 0 } else { g(n) } }";
+        assert_eq!(own_calls(nested), [false]);
+        // Another function's name, and a resolver that was not given the program (templates).
+        assert_eq!(
+            own_calls("func f(n) { g(n - 1) }; func g(n) { if n < 1 { 0 } else { f(n - 1) } }"),
+            [false, false]
+        );
+        let (ast, _) = crate::parse_script(f);
+        let mut r = Resolver::new();
+        r.chunk(&ast);
+        let proto = r.protos[0].clone().expect("resolved");
+        assert!(
+            !proto
+                .code
+                .ops
+                .iter()
+                .any(|op| matches!(op, crate::code::Op::CallUpvalLocalNum { own: true, .. }))
+        );
     }
 }

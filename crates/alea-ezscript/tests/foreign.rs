@@ -70,3 +70,22 @@ fn the_same_programs_function_runs_in_a_later_run() {
     let err = other.run(&Env::with_host(&host)).unwrap_err();
     assert_eq!(err.message, FOREIGN);
 }
+
+/// A recursive function's calls of itself run the running closure (the compiler's `own`
+/// calls): that holds for a function value kept from an earlier run, whose variable the end
+/// of that run did not empty (it was still held), and in a program compiled from the same
+/// source.
+#[test]
+fn a_kept_recursive_function_recurses_in_a_later_run() {
+    let src = "func fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }; \
+               if g == false { fib } else { g(10) + fib(5) }";
+    let program = Program::compile(src).unwrap();
+    let f = program
+        .run(&Env::with_host(&MapHost::new().with("g", false)))
+        .unwrap();
+    assert!(matches!(f, Value::Function(_)));
+    let host = MapHost::new().with("g", f);
+    assert_eq!(program.run(&Env::with_host(&host)).unwrap().display(), "60");
+    let again = Program::compile(src).unwrap();
+    assert_eq!(again.run(&Env::with_host(&host)).unwrap().display(), "60");
+}

@@ -46,6 +46,17 @@ fn the_default_depth_limit_fits_a_default_thread() {
         on_default_thread(f, 500),
         Err("Too much recursion (limit 500)".into())
     );
+    // Exactly: each level is a call of `f` and a callback, two of the 500; the last `f` of
+    // `f(249)` is the 499th call, that of `f(250)` would be the 501st.
+    let f =
+        "l = [1]; func f(n) { if n < 1 { 0 } else { l.map(func(x) { f(n - 1) }).count } }; f(249)";
+    assert_eq!(on_default_thread(f, 500), Ok("1".into()));
+    let f =
+        "l = [1]; func f(n) { if n < 1 { 0 } else { l.map(func(x) { f(n - 1) }).count } }; f(250)";
+    assert_eq!(
+        on_default_thread(f, 500),
+        Err("Too much recursion (limit 500)".into())
+    );
 }
 
 /// With the native-stack guard gone (issue 14: calls no longer recurse natively), what it

@@ -7,6 +7,7 @@
 
 use super::eval::{Calc, MAX_LIST, R, Val, error_at};
 use super::ops;
+use super::reads::SingleReads;
 use crate::ast::{self, Expr, ExprKind};
 use crate::ops::Operand;
 use alea_core::Span;
@@ -15,20 +16,26 @@ use std::collections::HashSet;
 /// Longest path (pieces) of one deterministic `while`.
 const MAX_PIECES: usize = 100_000;
 
-/// The addresses of the nodes whose subtree has no `d` and no `perm`.
-pub(crate) fn deterministic_nodes(root: &Expr) -> HashSet<usize> {
+/// The addresses of the nodes whose subtree has no `d` and no `perm`, nor a read of a
+/// single-read binding with dice (which calc may evaluate in place, see `reads.rs`).
+pub(crate) fn deterministic_nodes(root: &Expr, reads: &SingleReads<'_>) -> HashSet<usize> {
     let mut out = HashSet::new();
-    mark(root, &mut out);
+    mark(root, reads, &mut out);
     out
 }
 
-fn mark(e: &Expr, out: &mut HashSet<usize>) -> bool {
-    let mut det = !matches!(
-        e.kind,
-        ExprKind::Die(_) | ExprKind::Reorder(ast::Reorder::Perm, _)
-    );
+fn mark(e: &Expr, reads: &SingleReads<'_>, out: &mut HashSet<usize>) -> bool {
+    let mut det = match &e.kind {
+        ExprKind::Die(_) | ExprKind::Reorder(ast::Reorder::Perm, _) => false,
+        // The value is marked first (a `let`'s children are its value, then its body).
+        ExprKind::Var(_) => reads
+            .vars
+            .get(&super::marks::node_key(e))
+            .is_none_or(|(_, value)| out.contains(&super::marks::node_key(value))),
+        _ => true,
+    };
     for c in e.children() {
-        det &= mark(c, out);
+        det &= mark(c, reads, out);
     }
     if det {
         out.insert(super::marks::node_key(e));
@@ -135,19 +142,12 @@ impl Calc<'_> {
                     let pass = val
                         .items()
                         .iter()
-                        .filter(|m| selector.compare(**m, k) != *drop);
-                    return Ok(vec![match agg {
-                        ast::Aggregate::Sum => pass.fold(0i32, |s, x| s.wrapping_add(*x)),
-                        ast::Aggregate::Prod => pass.fold(1i32, |s, x| s.wrapping_mul(*x)),
-                        ast::Aggregate::Count => pass.count() as i32,
-                    }]);
+                        .copied()
+                        .filter(|m| selector.compare(*m, k) != *drop);
+                    return Ok(vec![crate::ops::aggregate(*agg, pass)]);
                 }
                 let v = self.concrete(a, cut)?;
-                vec![match agg {
-                    ast::Aggregate::Sum => v.iter().fold(0i32, |s, x| s.wrapping_add(*x)),
-                    ast::Aggregate::Prod => v.iter().fold(1i32, |s, x| s.wrapping_mul(*x)),
-                    ast::Aggregate::Count => v.len() as i32,
-                }]
+                vec![crate::ops::aggregate(*agg, v)]
             }
             Repeat {
                 count,

@@ -10,6 +10,7 @@ use super::faces;
 use super::marks::{BindingOrder, node_key};
 use super::ops;
 use super::pool::{Keep, LazyPool};
+use super::reads::SingleReads;
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
@@ -31,6 +32,7 @@ const LET_VALUE_STEPS: u64 = 16;
 pub(crate) const MAX_LIST: usize = 10_000_000;
 
 /// What a node evaluates to: a distribution, or (unordered only) a lazy pool of dice.
+#[derive(Clone)]
 pub(crate) enum Repr {
     Dist(Dist<Val>),
     Pool(LazyPool),
@@ -48,6 +50,12 @@ pub(crate) struct Calc<'a> {
     pub overrides: HashMap<usize, Val>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
+    /// The bindings read at most once (see `reads.rs`).
+    pub single_reads: SingleReads<'a>,
+    /// The single-read `let`s whose body is being evaluated with the value read in place (by
+    /// key), with the value's representation, unordered and ordered, once evaluated: the value
+    /// reads only slots outside the `let`, which do not change while its body is evaluated.
+    pub in_place: HashMap<usize, [Option<Repr>; 2]>,
 }
 
 pub(crate) type R<T> = Result<T, Box<Diagnostic>>;
@@ -90,7 +98,7 @@ fn sorted(mut v: Vec<i32>, ordered: bool) -> Vec<i32> {
     v
 }
 
-impl Calc<'_> {
+impl<'a> Calc<'a> {
     /// The distribution of `e`'s value (materialising a lazy pool).
     pub(crate) fn dist(&mut self, e: &Expr, ordered: bool) -> R<Dist<Val>> {
         match self.eval(e, ordered)? {
@@ -133,10 +141,17 @@ impl Calc<'_> {
         let d = match &e.kind {
             Number(n) => Dist::certain(Val::one(*n, false)),
             Empty => Dist::certain(Val::list(vec![])),
-            Var(v) => match v.slot.and_then(|s| self.env.get(s as usize)) {
-                Some(val) => Dist::certain(val.clone()),
-                None => return Err(ops::unknown_variable(e.span, &v.name)),
-            },
+            Var(v) => {
+                if let Some(&(let_key, value)) = self.single_reads.vars.get(&node_key(e))
+                    && self.in_place.contains_key(&let_key)
+                {
+                    return self.read_in_place(let_key, value, ordered);
+                }
+                match v.slot.and_then(|s| self.env.get(s as usize)) {
+                    Some(val) => Dist::certain(val.clone()),
+                    None => return Err(ops::unknown_variable(e.span, &v.name)),
+                }
+            }
             Neg(a) => {
                 let d = self.scalar(a, Operand::Neg, e.span)?;
                 d.map(|(x, cut)| Val::new(vec![x.wrapping_neg()], *cut))
@@ -199,16 +214,8 @@ impl Calc<'_> {
                     d.map(|v| Val::one(*v, false))
                 }
                 Repr::Dist(d) => d.map(|v| {
-                    let x = match agg {
-                        ast::Aggregate::Sum => {
-                            v.items().iter().fold(0i32, |s, x| s.wrapping_add(*x))
-                        }
-                        ast::Aggregate::Prod => {
-                            v.items().iter().fold(1i32, |s, x| s.wrapping_mul(*x))
-                        }
-                        ast::Aggregate::Count => v.items().len() as i32,
-                    };
-                    Val::new(vec![x], v.cut())
+                    let x = crate::ops::aggregate(*agg, v.items().iter().copied());
+                    Val::one(x, v.cut())
                 }),
             },
             Repeat {
@@ -296,6 +303,13 @@ impl Calc<'_> {
                 })?
             }
             Let { value, body, .. } => {
+                if (self.single_reads.lets.contains_key(&node_key(e))
+                    || self.disjoint_reads(e, value))
+                    && !self.deterministic.contains(&node_key(value))
+                    && let Some(r) = self.let_in_place(e, value, body, ordered)?
+                {
+                    return Ok(r);
+                }
                 let value_ordered = self
                     .binding_order
                     .get(&node_key(e))
@@ -382,10 +396,11 @@ impl Calc<'_> {
     /// `first k`/`last k` (or their `drop`) of `n#die` for a single-value die: the dice are
     /// independent and identical, so any k of them in order are distributed as `k#die`
     /// (order statistics of position need no enumeration): `sum(first 3 (20#d6))` is three
-    /// dice, not 6^20 sequences. Falls back to the list when the body is not such a die.
+    /// dice, not 6^20 sequences; a random k (`first d4 (20#d10)`) keeps min(k, n) dice for
+    /// each pair of counts. Falls back to the list when the body is not such a die.
     fn positional_repeat(
         &mut self,
-        k: i32,
+        k: &Dist<(i32, bool)>,
         drop: bool,
         list: &Expr,
         ordered: bool,
@@ -411,11 +426,17 @@ impl Calc<'_> {
             let l = self.repeat_built(list, n, *op_span, body, body_repr, true)?;
             return Ok(Positional::List(l));
         }
-        let k = k.max(0);
-        let kept = n.map(|&(c, cut)| {
-            let c = c.max(0);
-            (if drop { (c - k).max(0) } else { c.min(k) }, cut)
-        });
+        // The kept count for each pair of counts (a random k as `first d4 x` too).
+        let kept = k
+            .product(
+                &n,
+                |&(k, _), &(c, cut)| {
+                    let (k, c) = (k.max(0), c.max(0));
+                    (if drop { (c - k).max(0) } else { c.min(k) }, cut)
+                },
+                &mut self.budget,
+            )
+            .map_err(limit(list.span, "#"))?;
         let r = self.repeat_built(list, kept, *op_span, body, body_repr, ordered)?;
         Ok(Positional::Kept(r))
     }
@@ -539,8 +560,9 @@ impl Calc<'_> {
             return Err(ops::negative_count(selector_span, selector, *k));
         }
         let mut l = None;
-        if positional && let [((k, false), _)] = nd.as_slice() {
-            match self.positional_repeat(*k, drop, list, ordered)? {
+        if positional && nd.outcomes().all(|(_, cut)| !cut) {
+            let read = self.through_reads(list);
+            match self.positional_repeat(&nd, drop, read, ordered)? {
                 Positional::Kept(r) => return Ok(r),
                 Positional::List(r) => l = Some(r),
                 Positional::Other => {}
@@ -677,6 +699,136 @@ impl Calc<'_> {
             filters: Vec::new(),
             keep: None,
         }))
+    }
+
+    /// A single-read `let`, or one read at disjoint positions (`reads.rs`): the body evaluated
+    /// with the value read in place.
+    /// The value is evaluated first, unordered, so that its errors are reported before the
+    /// body's even when the read is never reached; `None` (conditioning on each value
+    /// decides, with the budget as it was) when that fails or some path of the value was cut
+    /// by a `while` (the cut marks the whole body's result).
+    fn let_in_place(
+        &mut self,
+        e: &Expr,
+        value: &Expr,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Option<Repr>> {
+        let key = node_key(e);
+        let saved = self.budget.clone();
+        let first = match self.eval(value, false) {
+            Ok(Repr::Dist(d)) if d.outcomes().any(|v| v.cut()) => None,
+            Ok(r) => Some(r),
+            Err(_) => None,
+        };
+        let Some(first) = first else {
+            self.budget = saved;
+            return Ok(None);
+        };
+        // The slot stays taken (inner bindings keep their slots); nothing reads it.
+        self.env.push(Val::list(vec![]));
+        self.in_place.insert(key, [Some(first), None]);
+        let r = self.eval(body, ordered);
+        self.in_place.remove(&key);
+        self.env.pop();
+        r.map(Some)
+    }
+
+    /// Whether `e`, a `let` whose reads are all `first`/`last` (`reads.rs`), binds `n#die` (a
+    /// fixed n, a single-value die) and its reads keep disjoint positions: then they observe
+    /// different, independent dice, and each reads the value in place as k fresh dice
+    /// (`let x = 20#d10 in sum(first 1 x, last 1 x)` is `sum(2#d10)`). The counts must be
+    /// fixed before the body (without dice, reading only bindings outside the `let`); they
+    /// are evaluated here without charging the budget, and any error, cut or other shape
+    /// answers no (the general path reports it).
+    fn disjoint_reads(&mut self, e: &Expr, value: &Expr) -> bool {
+        let (Some(reads), ExprKind::Let { var, .. }) =
+            (self.single_reads.positional.get(&node_key(e)), &e.kind)
+        else {
+            return false;
+        };
+        let reads = reads.clone();
+        let saved = self.budget.clone();
+        let ok = self.check_disjoint(var.slot, value, &reads);
+        self.budget = saved;
+        ok.unwrap_or(false)
+    }
+
+    fn check_disjoint(
+        &mut self,
+        slot: u32,
+        value: &Expr,
+        reads: &[super::reads::PositionalRead<'_>],
+    ) -> Option<bool> {
+        let ExprKind::Repeat { count, body, .. } = &value.kind else {
+            return Some(false);
+        };
+        let n = self.fixed(count, slot)?.max(0);
+        let die = self.dist(body, true).ok()?;
+        if !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+            return Some(false);
+        }
+        let mut windows = Vec::with_capacity(reads.len());
+        for r in reads {
+            let k = self.fixed(r.n, slot)?;
+            if k < 0 {
+                return Some(false);
+            }
+            let k = k.min(n);
+            windows.push(match (r.last, r.drop) {
+                (false, false) => (0, k),
+                (true, false) => (n - k, n),
+                (false, true) => (k, n),
+                (true, true) => (0, n - k),
+            });
+        }
+        windows.retain(|(a, b)| a < b);
+        windows.sort_unstable();
+        Some(windows.windows(2).all(|w| w[0].1 <= w[1].0))
+    }
+
+    /// The single value of `e` when it has no dice and reads only slots below `slot`.
+    fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
+        fn outside(e: &Expr, slot: u32) -> bool {
+            match &e.kind {
+                ExprKind::Var(v) => v.slot.is_some_and(|s| s < slot),
+                _ => e.children().into_iter().all(|c| outside(c, slot)),
+            }
+        }
+        if !self.deterministic.contains(&node_key(e)) || !outside(e, slot) {
+            return None;
+        }
+        let mut cut = false;
+        match self.concrete(e, &mut cut).ok()?.as_slice() {
+            [k] if !cut => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// The value of an in-place `let` at its one read, under the read's mark.
+    fn read_in_place(&mut self, let_key: usize, value: &Expr, ordered: bool) -> R<Repr> {
+        let i = usize::from(ordered);
+        if let Some(r) = &self.in_place[&let_key][i] {
+            return Ok(r.clone());
+        }
+        let r = self.eval(value, ordered)?;
+        if let Some(slots) = self.in_place.get_mut(&let_key) {
+            slots[i] = Some(r.clone());
+        }
+        Ok(r)
+    }
+
+    /// The expression a positional filter reads: an in-place `let`'s value for its read.
+    fn through_reads<'e>(&self, mut list: &'e Expr) -> &'e Expr
+    where
+        'a: 'e,
+    {
+        while let Some(&(let_key, value)) = self.single_reads.vars.get(&node_key(list))
+            && self.in_place.contains_key(&let_key)
+        {
+            list = value;
+        }
+        list
     }
 
     /// `let` whose body has no randomness: the body's value for each value of the binding,

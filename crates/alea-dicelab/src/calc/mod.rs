@@ -35,6 +35,7 @@ mod faces;
 mod marks;
 mod ops;
 mod pool;
+mod reads;
 mod val;
 mod while_loop;
 
@@ -199,7 +200,8 @@ pub fn calculate_expr(
     span: Span,
     options: &CalcOptions,
 ) -> Result<CalcResult, Diagnostic> {
-    let deterministic = concrete::deterministic_nodes(expr);
+    let single_reads = reads::single_reads(expr);
+    let deterministic = concrete::deterministic_nodes(expr, &single_reads);
     let binding_order = marks::binding_order(expr);
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
@@ -207,6 +209,8 @@ pub fn calculate_expr(
         binding_order,
         deterministic,
         overrides: std::collections::HashMap::new(),
+        single_reads,
+        in_place: std::collections::HashMap::new(),
         threshold: options.threshold,
         env: Vec::new(),
     };

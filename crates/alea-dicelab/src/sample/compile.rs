@@ -2,6 +2,7 @@
 //! each shape and computes each node's *cost*, the steps of its parts that always run (see
 //! the step rules in [`crate::sample`]).
 
+use super::cx::fold_dice_fn;
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
 use crate::ops::Operand;
@@ -211,8 +212,8 @@ impl Compiler {
             let (n, cn) = self.scalar(count, Need::of(Operand::Count, *op_span));
             let (k, _) = die_k(body).unwrap_or((1, span));
             let node = S::AggDice {
-                op,
-                cmp: None,
+                x: None,
+                fold: fold_dice_fn(op, None),
                 n: Box::new(n),
                 k,
                 span,
@@ -253,8 +254,8 @@ impl Compiler {
             {
                 let (n, cn) = self.scalar(count, Need::of(Operand::Count, *op_span));
                 let node = S::AggDice {
-                    op,
-                    cmp: Some((*selector, *drop, Box::new(x))),
+                    x: Some(Box::new(x)),
+                    fold: fold_dice_fn(op, Some((*selector, *drop))),
                     n: Box::new(n),
                     k,
                     span,

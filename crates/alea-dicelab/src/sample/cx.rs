@@ -171,8 +171,57 @@ fn fold_by(op: Aggregate, items: &[i32], keep: impl Fn(i32) -> bool) -> i32 {
     }
 }
 
+/// Whether `m` passes `SEL x` for a comparison selector (`drop` inverts); nothing passes
+/// another selector (the compiler never builds one), as in [`fold_cmp`].
+#[inline(always)]
+fn passes(sel: Selector, drop: bool, m: i32, x: i32) -> bool {
+    let pass = match sel {
+        Selector::Eq => m == x,
+        Selector::Ne => m != x,
+        Selector::Lt => m < x,
+        Selector::Gt => m > x,
+        Selector::Le => m <= x,
+        Selector::Ge => m >= x,
+        _ => return false,
+    };
+    pass != drop
+}
+
+/// [`fold_cmp`] with a one-member list (a loop's bound die, `count <6 x`) folded in the
+/// caller: one comparison instead of a call and the per-selector loop's setup.
+#[inline(always)]
+pub(crate) fn fold_cmp_short(
+    op: Aggregate,
+    sel: Selector,
+    drop: bool,
+    x: i32,
+    items: &[i32],
+) -> i32 {
+    if let [m] = *items {
+        let keep = passes(sel, drop, m, x);
+        return match op {
+            Aggregate::Sum => {
+                if keep {
+                    m
+                } else {
+                    0
+                }
+            }
+            Aggregate::Prod => {
+                if keep {
+                    m
+                } else {
+                    1
+                }
+            }
+            Aggregate::Count => i32::from(keep),
+        };
+    }
+    fold_cmp(op, sel, drop, x, items)
+}
+
 /// `op (SEL x items)` for a comparison selector, without building the filtered list.
-#[inline]
+#[inline(never)]
 pub(crate) fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> i32 {
     // One loop per selector and `drop`, so the comparison is not decided per member.
     match (sel, drop) {
@@ -204,31 +253,85 @@ fn fold_dice_by(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i3
     }
 }
 
-/// `op (SEL x n#dk)` (or `op n#dk` without `cmp`): the draws of `n#dk`, without the list.
-pub(crate) fn fold_dice(
-    rng: &mut Rng,
-    op: Aggregate,
-    cmp: Option<(Selector, bool, i32)>,
-    n: usize,
-    k: u64,
-) -> i32 {
+/// A fold over fresh dice chosen once by the compiler ([`fold_dice_fn`]): `fold(rng, n, k, x)`
+/// is `op (SEL x n#dk)` (or `op n#dk`, which ignores `x`), drawing as `n#dk` does; a node
+/// calls its loop directly instead of deciding the filter and the aggregate at every call.
+pub(crate) type FoldDice = fn(&mut Rng, usize, u64, i32) -> i32;
+
+/// The comparison a (selector, drop) pair keeps, as a constant parameter of the loops below;
+/// `ALL` keeps every die (no filter), `NONE` none (not a comparison: never built).
+const EQ: u8 = 0;
+const NE: u8 = 1;
+const LT: u8 = 2;
+const GT: u8 = 3;
+const LE: u8 = 4;
+const GE: u8 = 5;
+const NONE: u8 = 6;
+const ALL: u8 = 7;
+
+#[inline(always)]
+fn keeps<const C: u8>(m: i32, x: i32) -> bool {
+    match C {
+        EQ => m == x,
+        NE => m != x,
+        LT => m < x,
+        GT => m > x,
+        LE => m <= x,
+        GE => m >= x,
+        ALL => true,
+        _ => false,
+    }
+}
+
+const SUM: u8 = 0;
+const PROD: u8 = 1;
+const COUNT: u8 = 2;
+
+fn fold_dice_mono<const OP: u8, const C: u8>(rng: &mut Rng, n: usize, k: u64, x: i32) -> i32 {
+    let op = match OP {
+        SUM => Aggregate::Sum,
+        PROD => Aggregate::Prod,
+        _ => Aggregate::Count,
+    };
     // A local copy keeps the generator's state in registers across the loop.
     let mut local = rng.clone();
-    let r = &mut local;
-    let v = match cmp {
-        None => fold_dice_by(r, op, n, k, |_| true),
-        Some((sel, drop, x)) => match (sel, drop) {
-            (Selector::Eq, false) | (Selector::Ne, true) => fold_dice_by(r, op, n, k, |m| m == x),
-            (Selector::Ne, false) | (Selector::Eq, true) => fold_dice_by(r, op, n, k, |m| m != x),
-            (Selector::Lt, false) | (Selector::Ge, true) => fold_dice_by(r, op, n, k, |m| m < x),
-            (Selector::Gt, false) | (Selector::Le, true) => fold_dice_by(r, op, n, k, |m| m > x),
-            (Selector::Le, false) | (Selector::Gt, true) => fold_dice_by(r, op, n, k, |m| m <= x),
-            (Selector::Ge, false) | (Selector::Lt, true) => fold_dice_by(r, op, n, k, |m| m >= x),
-            _ => fold_dice_by(r, op, n, k, |_| false),
-        },
-    };
+    let v = fold_dice_by(&mut local, op, n, k, |m| keeps::<C>(m, x));
     *rng = local;
     v
+}
+
+/// The loop of `op (SEL x n#dk)`, or of `op n#dk` without `cmp`: one monomorphic function
+/// per aggregate and comparison.
+pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<(Selector, bool)>) -> FoldDice {
+    let class = match cmp {
+        None => ALL,
+        Some((Selector::Eq, false) | (Selector::Ne, true)) => EQ,
+        Some((Selector::Ne, false) | (Selector::Eq, true)) => NE,
+        Some((Selector::Lt, false) | (Selector::Ge, true)) => LT,
+        Some((Selector::Gt, false) | (Selector::Le, true)) => GT,
+        Some((Selector::Le, false) | (Selector::Gt, true)) => LE,
+        Some((Selector::Ge, false) | (Selector::Lt, true)) => GE,
+        Some(_) => NONE,
+    };
+    macro_rules! by_class {
+        ($op:ident) => {
+            match class {
+                EQ => fold_dice_mono::<$op, EQ>,
+                NE => fold_dice_mono::<$op, NE>,
+                LT => fold_dice_mono::<$op, LT>,
+                GT => fold_dice_mono::<$op, GT>,
+                LE => fold_dice_mono::<$op, LE>,
+                GE => fold_dice_mono::<$op, GE>,
+                ALL => fold_dice_mono::<$op, ALL>,
+                _ => fold_dice_mono::<$op, NONE>,
+            }
+        };
+    }
+    match op {
+        Aggregate::Sum => by_class!(SUM),
+        Aggregate::Prod => by_class!(PROD),
+        Aggregate::Count => by_class!(COUNT),
+    }
 }
 
 /// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
@@ -245,11 +348,21 @@ pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
 
 #[inline(never)]
 fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+    // Eight dice at a time into a stack block, appended whole (a fixed-size copy, no
+    // `memset` of the new members and no `memcpy` call) and the unused tail cut.
     let mut local = rng.clone();
-    let start = out.len();
-    out.resize(start + n, 0);
-    for slot in &mut out[start..] {
-        *slot = (1 + local.below(k)) as i32;
+    out.reserve(n + 8);
+    let mut left = n;
+    let mut block = [0i32; 8];
+    while left > 0 {
+        let m = left.min(8);
+        for slot in &mut block[..m] {
+            *slot = (1 + local.below(k)) as i32;
+        }
+        let len = out.len();
+        out.extend_from_slice(&block);
+        out.truncate(len + m);
+        left -= m;
     }
     *rng = local;
 }

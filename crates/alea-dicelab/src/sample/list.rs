@@ -1,10 +1,11 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp, push_dice, select};
+use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp_short, push_dice, select};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
 use crate::roll::MAX_WHILE_ITERATIONS;
+use alea_core::Span;
 
 impl L {
     /// Single values are pushed in the caller, the rest goes to [`L::eval_node`].
@@ -151,7 +152,7 @@ impl L {
                 {
                     let x = x.eval::<P>(cx)?;
                     cx.own::<P>(1, span)?;
-                    fold_cmp(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
+                    fold_cmp_short(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
                 } else {
                     buf.clear();
                     cond.eval::<P>(cx, buf)?;
@@ -186,22 +187,7 @@ impl L {
                 body,
                 per,
                 span,
-            } => {
-                members.clear();
-                list.eval::<P>(cx, members)?;
-                // The fast mode charges every member's body ahead at once (the count stays at
-                // or above the true count; a failing member may then make the roll a rerun).
-                let all = per.saturating_mul(members.len() as u64);
-                cx.ahead::<P>(all, *span)?;
-                for &m in members.iter() {
-                    cx.own::<P>(1, *span)?;
-                    let bound = &mut cx.env[*slot];
-                    bound.clear();
-                    bound.push(m);
-                    body.eval::<P>(cx, out)?;
-                }
-                Ok(())
-            }
+            } => foreach::<P>(cx, out, *slot, list, members, body, *per, *span),
             L::While {
                 slot,
                 init,
@@ -237,4 +223,34 @@ impl L {
             }
         }
     }
+}
+
+/// `foreach`, out of line: its loop's constants do not weigh on every other node's call of
+/// [`L::eval_node`] (the prologue of a function holding the loop keeps them in registers).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn foreach<const P: bool>(
+    cx: &mut Cx,
+    out: &mut Vec<i32>,
+    slot: usize,
+    list: &mut L,
+    members: &mut Vec<i32>,
+    body: &mut L,
+    per: u64,
+    span: Span,
+) -> R<()> {
+    members.clear();
+    list.eval::<P>(cx, members)?;
+    // The fast mode charges every member's body ahead at once (the count stays at
+    // or above the true count; a failing member may then make the roll a rerun).
+    let all = per.saturating_mul(members.len() as u64);
+    cx.ahead::<P>(all, span)?;
+    for &m in members.iter() {
+        cx.own::<P>(1, span)?;
+        let bound = &mut cx.env[slot];
+        bound.clear();
+        bound.push(m);
+        body.eval::<P>(cx, out)?;
+    }
+    Ok(())
 }

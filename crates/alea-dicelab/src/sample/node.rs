@@ -3,6 +3,7 @@
 //! Every node keeps the spans its errors and its steps are reported at (see the module docs
 //! of [`crate::sample`] for the step rules), so the one evaluator reports every error itself.
 
+use super::cx::FoldDice;
 use crate::ast::{Aggregate, BinOp, Reorder, Selector};
 use crate::ops::Operand;
 use alea_core::Span;
@@ -88,8 +89,10 @@ pub(crate) enum S {
     /// `count n#dK` family: `op` over `n` fresh dice, optionally filtered by a comparison
     /// against `x` (evaluated first, as the filter does), without a list.
     AggDice {
-        op: Aggregate,
-        cmp: Option<(Selector, bool, Box<S>)>,
+        /// The comparison's operand, if there is a filter.
+        x: Option<Box<S>>,
+        /// The loop for the aggregate and the comparison, chosen by the compiler.
+        fold: FoldDice,
         n: Box<S>,
         k: u64,
         span: Span,

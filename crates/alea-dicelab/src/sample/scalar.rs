@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_dice, select};
+use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_cmp_short, select};
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp};
 use crate::ops;
@@ -40,7 +40,7 @@ impl S {
                 ..
             } if !P => {
                 let x = x.operand(cx)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, &cx.env[*slot]))
+                Ok(fold_cmp_short(*op, *sel, *drop, x, &cx.env[*slot]))
             }
             _ => self.eval_node::<P>(cx),
         }
@@ -156,22 +156,22 @@ impl S {
                 Ok(fold(*op, &cx.env[*slot]))
             }
             S::AggDice {
-                op,
-                cmp,
+                x,
+                fold,
                 n,
                 k,
                 span,
                 repeat_span,
             } => {
                 cx.own::<P>(1, *span)?;
-                let cmp = match cmp {
-                    Some((sel, drop, x)) => Some((*sel, *drop, x.eval::<P>(cx)?)),
-                    None => None,
+                let x = match x {
+                    Some(x) => x.eval::<P>(cx)?,
+                    None => 0,
                 };
                 let n = n.eval::<P>(cx)?.max(0) as usize;
                 cx.check_len(n, *repeat_span)?;
                 cx.add::<P>(2 * n as u64, *repeat_span)?;
-                Ok(fold_dice(cx.rng, *op, cmp, n, *k))
+                Ok(fold(cx.rng, n, *k, x))
             }
             S::AggCmp {
                 op,
@@ -199,7 +199,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 let v = s.eval::<P>(cx)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, &[v]))
+                Ok(fold_cmp_short(*op, *sel, *drop, x, &[v]))
             }
             S::AggCmpVar {
                 op,

@@ -36,6 +36,19 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The running closure, for a call the compiler marked as the function calling itself by
+    /// its own name (`own`: the captured variable holds this closure, see
+    /// [`crate::resolve::fixed_functions`]); none when the variable must be read after all
+    /// (inside `was()`, where reading it is the error).
+    #[inline(always)]
+    pub(super) fn own_closure(&self, own: bool) -> Option<Rc<Closure>> {
+        if own && self.forbid_locals.is_none() {
+            self.closure.clone()
+        } else {
+            None
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn upval_function_slow(&mut self, i: u32, callee_span: Span) -> R<Rc<Closure>> {
@@ -67,12 +80,11 @@ impl<'a> Interp<'a> {
                 for a in args {
                     super::vm::push_fast(&mut self.stack, Slot::Val(a.clone()));
                 }
-                let code = self.enter(f, new_base, args.len(), || span)?;
-                let (frames, operands, depth) = (self.nframes, self.operands.len(), self.depth);
+                let code = self.enter(f, new_base, args.len(), || span, None)?;
+                let (frames, operands) = (self.nframes, self.operands.len());
                 let saved_base = std::mem::replace(&mut self.base, new_base);
                 let saved_op_base = std::mem::replace(&mut self.op_base, operands);
                 let saved_closure = self.closure.replace(f.clone());
-                self.depth += 1;
                 self.nested += 1;
                 let result = self.run(code);
                 self.nested -= 1;
@@ -81,7 +93,6 @@ impl<'a> Interp<'a> {
                     self.truncate_frames(frames);
                     self.pop_slots(new_base);
                     self.operands.truncate(operands);
-                    self.depth = depth;
                 }
                 self.base = saved_base;
                 self.op_base = saved_op_base;
@@ -104,6 +115,8 @@ impl<'a> Interp<'a> {
 
     /// Gets user function `f`, whose `nargs` arguments are in the slots from `new_base`, ready
     /// to run (the checks, captured parameters boxed, its other slots unset); returns its code.
+    /// `running`: `f` is the running closure and this its code (a call marked `own`), so it
+    /// was checked to be this program's when it was entered.
     #[inline(always)]
     fn enter(
         &mut self,
@@ -111,6 +124,7 @@ impl<'a> Interp<'a> {
         new_base: usize,
         nargs: usize,
         span: impl Fn() -> Span,
+        running: Option<&'a Code>,
     ) -> R<&'a Code> {
         let protos = self.protos;
         let Closure::User { index, proto, .. } = f else {
@@ -122,11 +136,17 @@ impl<'a> Interp<'a> {
         // only against its own program's tables, or an equal program's (compiled from the same
         // source: the same tables); carrying the tables in every closure would cost each call.
         // A function of another program is an error, not a wrong index.
-        let proto = match protos.get(*index as usize) {
-            Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => p,
-            _ => return self.foreign_error(new_base, span()),
+        let (proto, code) = match running {
+            Some(code) => {
+                debug_assert!(std::ptr::eq(code, &protos[*index as usize].code));
+                (proto, code)
+            }
+            None => match protos.get(*index as usize) {
+                Some(p) if Arc::ptr_eq(p, proto) || p.origin == proto.origin => (p, &p.code),
+                _ => return self.foreign_error(new_base, span()),
+            },
         };
-        if nargs != proto.params.len() || self.depth >= self.limits.depth {
+        if nargs != proto.params.len() || self.depth() >= self.limits.depth {
             return self.frame_error(f, new_base, nargs, span());
         }
         if proto.boxes_params {
@@ -143,13 +163,15 @@ impl<'a> Interp<'a> {
         if self.stack.len() < height {
             self.stack.resize_with(height, || Slot::Unset);
         }
-        Ok(&proto.code)
+        Ok(code)
     }
 
     /// A call from code: checks and enters `f` (arguments in the slots from `new_base`),
     /// keeping the caller (`code`, going on at `pc`) on the frame stack; returns the callee's
-    /// code. `at` is the call's op, for errors.
+    /// code. `at` is the call's op, for errors; `own`: `f` is the running closure (its code
+    /// is `code`), from [`Interp::own_closure`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn push_frame(
         &mut self,
         f: Rc<Closure>,
@@ -158,19 +180,36 @@ impl<'a> Interp<'a> {
         code: &'a Code,
         pc: usize,
         at: usize,
+        own: bool,
     ) -> R<&'a Code> {
-        let callee = self.enter(&f, new_base, nargs, || code.spans[at])?;
-        if self.nframes == self.frames.len() {
-            self.frames.push(Frame::default());
+        let running = own.then_some(code);
+        let callee = self.enter(&f, new_base, nargs, || code.spans[at], running)?;
+        let (base, op_base) = (
+            std::mem::replace(&mut self.base, new_base),
+            std::mem::replace(&mut self.op_base, self.operands.len()),
+        );
+        let closure = self.closure.replace(f);
+        match self.frames.get_mut(self.nframes) {
+            Some(frame) => {
+                frame.code = code;
+                frame.pc = pc;
+                frame.base = base;
+                frame.op_base = op_base;
+                // A frame above the running ones holds no closure (a return takes it, an
+                // unwind clears it): the caller's is written without dropping what was there
+                // (a test and a branch per call).
+                debug_assert!(frame.closure.is_none());
+                std::mem::forget(std::mem::replace(&mut frame.closure, closure));
+            }
+            None => self.frames.push(Frame {
+                code,
+                pc,
+                base,
+                op_base,
+                closure,
+            }),
         }
-        let frame = &mut self.frames[self.nframes];
-        frame.code = Some(code);
-        frame.pc = pc;
-        frame.base = std::mem::replace(&mut self.base, new_base);
-        frame.op_base = std::mem::replace(&mut self.op_base, self.operands.len());
-        frame.closure = self.closure.replace(f);
         self.nframes += 1;
-        self.depth += 1;
         Ok(callee)
     }
 

@@ -6,7 +6,9 @@
 //! Loop passes on plain numbers run in [`Interp::fast_loop`], a small function whose state
 //! stays in registers.
 
-use super::{Closure, Flow, Interp, R, Slot, arith, compare_num, fail, is_comparison};
+use super::{
+    Closure, Flow, Interp, R, Slot, arith, compare_accepts, compare_num, fail, is_comparison,
+};
 use crate::ast::{BinOp, UnOp};
 use crate::code::{BinInfo, Code, Leaf, LoopInfo, Op};
 use crate::ir::{Const, Operand, Var, cost};
@@ -39,6 +41,14 @@ pub(super) fn push_fast<T>(v: &mut Vec<T>, x: T) {
     } else {
         push_grow(v, x);
     }
+}
+
+/// A step budget as its polling point at or below it (a multiple of
+/// [`alea_core::POLL_STEPS`]) and the steps above that point.
+#[inline(always)]
+fn split_fuel(fuel: u64) -> (u64, u64) {
+    let below = fuel & (alea_core::POLL_STEPS - 1);
+    (fuel - below, below)
 }
 
 #[cold]
@@ -77,21 +87,31 @@ impl<'a> Interp<'a> {
         let start = self.nframes;
         let mut code = code;
         let mut pc = 0usize;
-        let mut fuel = self.fuel;
-        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back).
+        // The step budget as `mark + left`: `mark` the polling point at or below it (a
+        // multiple of POLL_STEPS), so a charge is one subtraction and one branch.
+        let (mut mark, mut left) = split_fuel(self.fuel);
+        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back). Steps left
+        // above `mark` cover it except when the budget crosses a polling point or runs out.
         macro_rules! pay {
             ($n:expr, $at:expr) => {
-                match fuel.checked_sub($n as u64) {
-                    Some(f) => {
-                        // A host's time limit (alea_core::Cancel), polled every POLL_STEPS.
-                        if alea_core::Cancel::poll(fuel, f) {
-                            self.fuel = f;
-                            self.out_of_time(code.pay_span($at, fuel, true))?;
-                        }
-                        fuel = f;
-                    }
+                match left.checked_sub($n as u64) {
+                    Some(l) => left = l,
                     None => {
-                        self.out_of_steps(code.pay_span($at, fuel, false))?;
+                        let fuel = mark + left;
+                        match fuel.checked_sub($n as u64) {
+                            Some(f) => {
+                                // A host's time limit (alea_core::Cancel), polled every
+                                // POLL_STEPS.
+                                if alea_core::Cancel::poll(fuel, f) {
+                                    self.fuel = f;
+                                    self.out_of_time(code.pay_span($at, fuel, true))?;
+                                }
+                                (mark, left) = split_fuel(f);
+                            }
+                            None => {
+                                self.out_of_steps(code.pay_span($at, fuel, false))?;
+                            }
+                        }
                     }
                 }
             };
@@ -99,9 +119,9 @@ impl<'a> Interp<'a> {
         // Runs `$e` with `self.fuel` up to date (it may charge steps or fail), then `?`.
         macro_rules! sync {
             ($e:expr) => {{
-                self.fuel = fuel;
+                self.fuel = mark + left;
                 let r = $e;
-                fuel = self.fuel;
+                (mark, left) = split_fuel(self.fuel);
                 r?
             }};
         }
@@ -112,7 +132,7 @@ impl<'a> Interp<'a> {
                 match $e {
                     Ok(v) => v,
                     Err(e) => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return Err(e);
                     }
                 }
@@ -125,18 +145,13 @@ impl<'a> Interp<'a> {
         macro_rules! ret {
             ($v:expr) => {{
                 self.pop_slots(self.base);
-                self.depth -= 1;
                 if self.nframes == start {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     return Ok($v);
                 }
                 self.nframes -= 1;
                 let frame = &mut self.frames[self.nframes];
-                let Some(caller) = frame.code else {
-                    self.fuel = fuel;
-                    return fail("internal: a frame without code", Span::default());
-                };
-                code = caller;
+                code = frame.code;
                 pc = frame.pc;
                 self.base = frame.base;
                 self.op_base = frame.op_base;
@@ -251,7 +266,7 @@ impl<'a> Interp<'a> {
                         }
                     }
                     v => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail(need_bool(op, &v), code.extra[x as usize]);
                     }
                 },
@@ -259,20 +274,23 @@ impl<'a> Interp<'a> {
                     if let Some(v) = self.operands.last()
                         && !matches!(v, Value::Function(_))
                     {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
                     }
                 }
-                Op::UpvalCallee { i, cost: n, x } => {
+                Op::UpvalCallee { i, own, cost: n, x } => {
                     pay!(n, at);
-                    let f = tryf!(self.upval_function(i, || code.extra[x as usize]));
+                    let f = match self.own_closure(own) {
+                        Some(f) => f,
+                        None => tryf!(self.upval_function(i, || code.extra[x as usize])),
+                    };
                     push_fast(&mut self.operands, Value::Function(f));
                 }
                 Op::Call(n) => {
                     let n = n as usize;
                     let callee = self.operands.len() - n - 1;
                     let Value::Function(f) = std::mem::take(&mut self.operands[callee]) else {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("internal: not a function", code.spans[at]);
                     };
                     if let Closure::User { .. } = &*f {
@@ -280,7 +298,7 @@ impl<'a> Interp<'a> {
                         self.stack
                             .extend(self.operands.drain(callee + 1..).map(Slot::Val));
                         self.operands.truncate(callee);
-                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at, false));
                         pc = 0;
                     } else {
                         let args = self.operands.split_off(callee + 1);
@@ -291,6 +309,8 @@ impl<'a> Interp<'a> {
                 }
                 Op::CallUpvalLocalNum {
                     upval,
+                    own,
+                    add,
                     op,
                     slot,
                     y,
@@ -299,13 +319,19 @@ impl<'a> Interp<'a> {
                 } => {
                     pay!(n, at);
                     let x = x as usize;
-                    let f = tryf!(self.upval_function(upval, || code.extra[x]));
+                    let (f, own) = match self.own_closure(own) {
+                        Some(f) => (f, true),
+                        None => (tryf!(self.upval_function(upval, || code.extra[x])), false),
+                    };
                     let new_base = self.stack.len();
                     // The argument straight into its slot (see `push_num_op`).
                     match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
                             let a = *a;
-                            if is_comparison(op) {
+                            if add {
+                                let v = Value::Number(a + y);
+                                push_fast(&mut self.stack, Slot::Val(v));
+                            } else if is_comparison(op) {
                                 let v = Value::Bool(compare_num(op, a, y));
                                 push_fast(&mut self.stack, Slot::Val(v));
                             } else {
@@ -315,12 +341,13 @@ impl<'a> Interp<'a> {
                         }
                         _ => {
                             let a = sync!(self.read_local(slot, code.extra[x + 1]));
+                            let y = if op == BinOp::Sub { -y } else { y };
                             let v = sync!(self.apply(op, a, Value::Number(y), code.extra[x + 2]));
                             push_fast(&mut self.stack, Slot::Val(v));
                         }
                     }
                     if let Closure::User { .. } = &*f {
-                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at));
+                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at, own));
                         pc = 0;
                     } else {
                         let arg = match self.stack.pop() {
@@ -335,7 +362,9 @@ impl<'a> Interp<'a> {
                     pc = t as usize;
                     // A loop's back edge: its next passes in the tight loop while they can.
                     if pc < at {
-                        (pc, fuel) = self.fast_loop(code, pc, fuel);
+                        let fuel;
+                        (pc, fuel) = self.fast_loop(code, pc, mark + left);
+                        (mark, left) = split_fuel(fuel);
                     }
                 }
                 Op::JumpTrunc(t, height) => {
@@ -346,12 +375,13 @@ impl<'a> Interp<'a> {
                     Value::Bool(true) => {}
                     Value::Bool(false) => pc = t as usize,
                     _ => {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("Condition must evaluate to true or false.", code.spans[at]);
                     }
                 },
                 Op::TestLocalCmp {
                     op,
+                    accepts,
                     slot,
                     y,
                     cost: n,
@@ -361,7 +391,7 @@ impl<'a> Interp<'a> {
                     pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            compare_num(op, *a, y)
+                            compare_accepts(accepts, *a, y)
                         }
                         _ => {
                             let x = x as usize;
@@ -411,6 +441,23 @@ impl<'a> Interp<'a> {
                     let v = sync!(self.apply_other(op, x, y, code.spans[at]));
                     ret!(v);
                 }
+                Op::ReturnAdd => {
+                    let n = self.operands.len();
+                    if n >= 2
+                        && let (Value::Number(a), Value::Number(b)) =
+                            (&self.operands[n - 2], &self.operands[n - 1])
+                    {
+                        let (a, b) = (*a, *b);
+                        std::mem::forget(self.operands.pop());
+                        std::mem::forget(self.operands.pop());
+                        ret!(Value::Number(a + b));
+                        continue;
+                    }
+                    let y = self.pop();
+                    let x = self.pop();
+                    let v = sync!(self.apply_other(BinOp::Add, x, y, code.spans[at]));
+                    ret!(v);
+                }
                 Op::ReturnLocal(slot, n) => {
                     pay!(n, at);
                     let v = match &self.stack[self.base + slot as usize] {
@@ -425,7 +472,7 @@ impl<'a> Interp<'a> {
                     ret!(v);
                 }
                 Op::End => {
-                    self.fuel = fuel;
+                    self.fuel = mark + left;
                     return Ok(self.pop());
                 }
                 Op::AssignLocal(i) => {
@@ -493,7 +540,7 @@ impl<'a> Interp<'a> {
                     let (Value::List(items), Value::Number(i)) =
                         (&self.operands[n - 2], &self.operands[n - 1])
                     else {
-                        self.fuel = fuel;
+                        self.fuel = mark + left;
                         return fail("internal: no list to iterate", code.spans[at]);
                     };
                     let i = *i as usize;
@@ -514,10 +561,12 @@ impl<'a> Interp<'a> {
                     self.store(item, v);
                 }
                 Op::LoopNext(i) => {
-                    let (next, left) = self.fast_loop(code, at, fuel);
+                    let fuel = mark + left;
+                    let (next, after) = self.fast_loop(code, at, fuel);
                     // Passes may have run and stopped at this op again: the steps tell.
-                    if next != at || left != fuel {
-                        (pc, fuel) = (next, left);
+                    if next != at || after != fuel {
+                        pc = next;
+                        (mark, left) = split_fuel(after);
                         continue;
                     }
                     let l = &code.loops[i as usize];
@@ -539,12 +588,14 @@ impl<'a> Interp<'a> {
                     // charge when both are there (running out in between leaves nothing
                     // anyone sees, as the run fails), else the first that runs out fails.
                     match fuel.checked_sub((cost::NODE + l.pass_cost) as u64) {
-                        Some(f) if !alea_core::Cancel::poll(fuel, f) => fuel = f,
+                        Some(f) if !alea_core::Cancel::poll(fuel, f) => {
+                            (mark, left) = split_fuel(f)
+                        }
                         _ => {
                             self.fuel = fuel;
                             self.burn(cost::NODE as u64, l.rhs_span)?;
                             self.burn(l.pass_cost as u64, l.span)?;
-                            fuel = self.fuel;
+                            (mark, left) = split_fuel(self.fuel);
                         }
                     }
                     if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
@@ -562,10 +613,27 @@ impl<'a> Interp<'a> {
                     };
                     pc = if go { l.body } else { l.exit } as usize;
                 }
-                _ => {
-                    self.fuel = fuel;
+                // Every other op by name (no `_`: the jump table then covers every op, with
+                // no range check before it).
+                Op::Global(..)
+                | Op::Func(..)
+                | Op::Unary(_)
+                | Op::NeedBool(_)
+                | Op::MakeList(_)
+                | Op::MakeObject(_)
+                | Op::Member(_)
+                | Op::Method(..)
+                | Op::Index
+                | Op::CallBuiltin(..)
+                | Op::WasCheck(_)
+                | Op::WasEarlier(..)
+                | Op::Enter(_)
+                | Op::Assign(_)
+                | Op::ForInStart
+                | Op::BreakOut(_) => {
+                    self.fuel = mark + left;
                     self.cold(code, at)?;
-                    fuel = self.fuel;
+                    (mark, left) = split_fuel(self.fuel);
                 }
             }
         }
@@ -610,7 +678,7 @@ impl<'a> Interp<'a> {
                     pc = skip as usize;
                 }
                 Op::TestLocalCmp {
-                    op,
+                    accepts,
                     slot,
                     y,
                     cost: n,
@@ -620,7 +688,7 @@ impl<'a> Interp<'a> {
                     let Some(a) = num(frame, slot) else { break };
                     let Some(f) = charge(fuel, n) else { break };
                     fuel = f;
-                    pc = if compare_num(op, a, y) {
+                    pc = if compare_accepts(accepts, a, y) {
                         pc + 1
                     } else {
                         target as usize

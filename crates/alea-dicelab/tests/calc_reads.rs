@@ -1,0 +1,146 @@
+//! A binding read at most once, outside any loop of its body, is its value read in place
+//! (calc/reads.rs, issue 16): `let x = 20#d10 in first 1 x` is one die, as `first 1 (20#d10)`
+//! is, instead of 10^20 sequences. Oracles: the general path (the twin program reads `x` a
+//! second time in `0#x`, which adds nothing but makes the binding read twice, so calc
+//! conditions on every value of `x`), and, on pools too big for it, the same dice written
+//! directly (hand equivalence: the dice are independent and identically distributed, so
+//! any k of them in any positions are k dice). 0.7 agrees byte for byte on small pools
+//! (crates/alea-cli/tests/dicelab_calc_faces.rs).
+
+use alea_core::SourceFile;
+use alea_dicelab::calc::{self, CalcOptions};
+
+fn run(program: &str) -> Result<String, String> {
+    let file = SourceFile::new("<test>", program);
+    let (prog, errors) = alea_dicelab::parse(&file);
+    assert!(errors.is_empty(), "{program}: syntax errors {errors:?}");
+    calc::calculate(&prog.statements[0], &CalcOptions::default())
+        .map(|r| {
+            format!(
+                "{}truncated {}\n",
+                r.render_dicelab(true),
+                r.truncated_mass()
+            )
+        })
+        .map_err(|d| {
+            let (line, col) = d.line_col(&file).unwrap_or((0, 0));
+            format!("{line}:{col}: {}", d.message)
+        })
+}
+
+fn exact(program: &str) -> String {
+    run(program).unwrap_or_else(|e| panic!("{program}: {e}"))
+}
+
+/// `program` with its read `x` (written `X`) as a second read of `x` too: `(x, 0#x)`.
+fn twins(program: &str) -> (String, String) {
+    (program.replace('X', "x"), program.replace('X', "(x, 0#x)"))
+}
+
+#[test]
+fn single_reads_agree_with_the_general_path() {
+    for program in [
+        "let x = 4#d6 in first 1 X",
+        "let x = 4#d6 in sum (last 2 X)",
+        "let x = 5#d4 in sum (drop first 2 X)",
+        "let x = d3#d6 in sum (first 2 X)",
+        "let x = 3#d6 in sum X",
+        "let x = 3#d6 in high 1 (first 2 X)",
+        "let x = 3#d6 in first 1 (rev X)",
+        "let x = 3#d6 in let y = d4 in y * sum (first 2 X)",
+        "let x = (d4, 2#d6) in sum (first 2 X)",
+        "let x = d6 in let y = 1 + sum X in y * 2",
+        "sum (foreach y in 1..3 do let z = y#d6 in last 1 (z, 0#z))",
+        "let x = 3#d6 in if >3 first 1 X then 1 else 0",
+        "let x = 3#d6 in if 0 then 1 else sum X",
+        // A cut path (the while) marks the whole result: conditioned on, not read in place.
+        "let x = while v = d6 do if ==6 v then d6 else () in sum X",
+    ] {
+        let (once, twice) = twins(program);
+        assert_eq!(exact(&once), exact(&twice), "{once}");
+    }
+    // Never read: the body alone, the value's errors still reported.
+    assert_eq!(exact("let x = 20#d10 in 5"), "  5\t1/1\t\ntruncated 0/1\n");
+    assert_eq!(
+        run("let x = d0 in 5"),
+        Err("1:9: die size must be at least 1 (got 0)".to_string())
+    );
+    // The value's error comes before the body's, as when conditioning.
+    for program in ["let x = d0 in (1/0) + sum X", "let x = d6 in (1/0) + sum X"] {
+        let (once, twice) = twins(program);
+        assert!(run(&once).is_err(), "{once}");
+        assert_eq!(run(&once), run(&twice), "{once}");
+    }
+}
+
+#[test]
+fn pools_too_big_to_list_in_order_are_computed() {
+    for (program, direct) in [
+        ("let x = 20#d10 in first 1 x", "d10"),
+        ("let x = 20#d10 in sum (last 3 x)", "sum (3#d10)"),
+        ("let x = 20#d10 in sum (first 3 x)", "sum (3#d10)"),
+        ("let x = 10#d6 in sum (drop first 1 x)", "sum (9#d6)"),
+        ("let x = 30#d30 in sum (drop last 27 x)", "sum (3#d30)"),
+        ("let x = 20#d10 in sum x", "sum (20#d10)"),
+        ("let x = 20#d10 in high 1 (first 5 x)", "high 1 (5#d10)"),
+        (
+            "sum (foreach y in 1..3 do let z = 20#d10 in first 1 z)",
+            "sum (3#d10)",
+        ),
+        (
+            "let a = 20#d10 in let b = first 7 a in sum b",
+            "sum (7#d10)",
+        ),
+        (
+            "let x = 20#d10 in let y = d6 in y + sum (first 1 x)",
+            "d6 + d10",
+        ),
+        // A random count keeps min(k, n) dice for each pair of counts.
+        ("sum (first d4 (20#d10))", "sum (d4#d10)"),
+        ("let x = 20#d10 in sum (first d4 x)", "sum (d4#d10)"),
+        (
+            "let x = 20#d10 in sum (drop last d4 x)",
+            "sum ((20-d4)#d10)",
+        ),
+        ("sum (last d6 (d3#d10))", "sum ((sum (low 1 (d6, d3)))#d10)"),
+    ] {
+        assert_eq!(exact(program), exact(direct), "{program}");
+    }
+}
+
+#[test]
+fn disjoint_positional_reads_are_independent_dice() {
+    // Small pools: the same as the general path (the twin reads x once more in `0#x`).
+    for program in [
+        "let x = 4#d6 in sum (first 1 X) + sum (last 1 X)",
+        "let x = 5#d4 in sum (first 2 X) - sum (last 2 X)",
+        "let x = 4#d6 in sum (first 2 X) * sum (drop first 2 X)",
+        "let x = 4#d6 in let k = 2 in sum (first k X) + sum (last k X)",
+        // Overlapping positions: the general path either way.
+        "let x = 3#d6 in sum (first 2 X) + sum (last 2 X)",
+        "let x = 4#d6 in sum (drop last 1 X) + sum (last 2 X)",
+    ] {
+        let (once, twice) = twins(program);
+        assert_eq!(exact(&once), exact(&twice), "{once}");
+    }
+    // Big pools: disjoint positions are that many fresh dice.
+    for (program, direct) in [
+        (
+            "let x = 20#d10 in sum (first 1 x) + sum (last 1 x)",
+            "sum (2#d10)",
+        ),
+        (
+            "let x = 20#d10 in sum (first 3 x) - sum (drop first 3 x)",
+            "sum (3#d10) - sum (17#d10)",
+        ),
+        (
+            "let x = 30#d6 in sum (high 1 (first 2 x)) + sum (low 1 (last 2 x))",
+            "sum (high 1 (2#d6)) + sum (low 1 (2#d6))",
+        ),
+    ] {
+        assert_eq!(exact(program), exact(direct), "{program}");
+    }
+    // Overlapping reads of a big pool still list its sequences.
+    let e = run("let x = 20#d10 in sum (first 3 x) + sum (last 18 x)").unwrap_err();
+    assert!(e.starts_with("1:11: calc limit in '#'"), "{e}");
+}
