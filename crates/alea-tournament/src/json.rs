@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde_json::{Map, Value as Json};
 
+use crate::value::Value;
+
 /// Why a tournament file was rejected. `path` is the JSON path of the offending value
 /// (`players[2].name`), empty for errors about the whole text (JSON syntax).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +69,8 @@ pub(crate) fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
-fn wrong_type(path: &str, expected: &str, found: &Json) -> LoadError {
+/// `expected EXPECTED, found KIND` at `path`: the one wording of a wrong JSON type.
+pub(crate) fn wrong_type(path: &str, expected: &str, found: &Json) -> LoadError {
     LoadError::at(
         path,
         format!("expected {expected}, found {}", kind_of(found)),
@@ -106,6 +109,19 @@ impl<'a> ObjReader<'a> {
     /// The value, with `null` treated as absent.
     pub(crate) fn present(&self, key: &str) -> Option<&'a Json> {
         self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    /// An object of free-form values (`params`, `fields`): its members as [`Value`]s, in
+    /// order; absent is empty.
+    pub(crate) fn values(&self, key: &str) -> Result<Vec<(String, Value)>> {
+        match self.raw(key) {
+            None => Ok(Vec::new()),
+            Some(Json::Object(map)) => Ok(map
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from_json(v)))
+                .collect()),
+            Some(v) => Err(wrong_type(&self.path_of(key), "an object", v)),
+        }
     }
 
     pub(crate) fn number(&self, key: &str) -> Result<Option<f64>> {

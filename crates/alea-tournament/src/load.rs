@@ -7,10 +7,11 @@ use jiff::tz::TimeZone;
 use serde_json::Value as Json;
 
 use crate::hand;
-use crate::json::{LoadError, ObjReader, Result, id_at, index, join, list_at, number_at};
+use crate::json::{
+    LoadError, ObjReader, Result, id_at, index, join, list_at, number_at, wrong_type,
+};
 use crate::model::*;
 use crate::time::{parse_time_in, time_zone};
-use crate::value::Value;
 
 /// Size limits of a tournament file (**Decision**, except the 100 levels of the spec): they keep
 /// hostile files from exhausting memory or time; each ends in an error naming the path.
@@ -262,13 +263,7 @@ impl Times {
                 }
                 Ok(ms)
             }
-            _ => Err(LoadError::at(
-                path,
-                format!(
-                    "expected a time (ms or RFC 3339 text), found {}",
-                    crate::json::kind_of(v)
-                ),
-            )),
+            _ => Err(wrong_type(path, "a time (ms or RFC 3339 text)", v)),
         }
     }
 }
@@ -442,19 +437,7 @@ fn read_chips(root: &ObjReader<'_>) -> Result<Vec<Chip>> {
         if value <= 0.0 {
             return Err(LoadError::at(&r.path_of("value"), "must be positive"));
         }
-        let params = match r.raw("params") {
-            None => Vec::new(),
-            Some(Json::Object(map)) => map
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::from_json(v)))
-                .collect(),
-            Some(other) => {
-                return Err(LoadError::at(
-                    &r.path_of("params"),
-                    format!("expected an object, found {}", crate::json::kind_of(other)),
-                ));
-            }
-        };
+        let params = r.values("params")?;
         chips.push(Chip {
             value,
             count: r.non_negative("count", 0.0)?,
@@ -617,10 +600,7 @@ fn read_log(
         let type_name = match v.get("type") {
             Some(Json::String(t)) => t.clone(),
             Some(other) => {
-                return Err(LoadError::at(
-                    &join(&path, "type"),
-                    format!("expected a text, found {}", crate::json::kind_of(other)),
-                ));
+                return Err(wrong_type(&join(&path, "type"), "a text", other));
             }
             None if v.is_object() => {
                 return Err(LoadError::at(
@@ -734,19 +714,7 @@ fn read_entry_kind(
             EntryKind::PlayerHands { players, hands }
         }
         _ => {
-            let fields = match r.raw("fields") {
-                None => Vec::new(),
-                Some(Json::Object(map)) => map
-                    .iter()
-                    .map(|(k, v)| (k.clone(), Value::from_json(v)))
-                    .collect(),
-                Some(other) => {
-                    return Err(LoadError::at(
-                        &r.path_of("fields"),
-                        format!("expected an object, found {}", crate::json::kind_of(other)),
-                    ));
-                }
-            };
+            let fields = r.values("fields")?;
             EntryKind::Custom { fields }
         }
     })
