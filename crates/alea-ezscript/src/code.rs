@@ -104,8 +104,8 @@ pub enum Op {
     /// previous tick and pushes the answer.
     WasEarlier(Was, u32),
     Jump(Pc),
-    /// `break` / `continue`: drops the operands above `height` (counted from the frame's first
-    /// operand) and jumps.
+    /// `break` / `continue`: drops the top `n` operands (what the loop's pass had not pushed
+    /// when the `break` ran, counted by the compiler) and jumps.
     JumpTrunc(Pc, u32),
     /// Pops a condition; jumps when it is false.
     JumpIfFalse(Pc),

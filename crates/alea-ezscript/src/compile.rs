@@ -14,7 +14,8 @@ use alea_core::Span;
 struct Loop {
     /// Operands on the stack when a pass begins.
     height: u32,
-    breaks: Vec<usize>,
+    /// Each `break`'s op and the operands on the stack there.
+    breaks: Vec<(usize, u32)>,
     continues: Vec<usize>,
 }
 
@@ -751,8 +752,8 @@ impl Compiler {
                 let lp = self.loops.pop().expect("pushed by loop_body");
                 let exit = self.here();
                 self.patch(at, exit);
-                for b in lp.breaks {
-                    self.code.ops[b] = Op::JumpTrunc(exit, before);
+                for (b, height) in lp.breaks {
+                    self.code.ops[b] = Op::JumpTrunc(exit, height - before);
                 }
             }
             StmtKind::Break | StmtKind::Continue => {
@@ -762,11 +763,13 @@ impl Compiler {
                     self.emit(Op::BreakOut(is_break), span, 0);
                     return;
                 };
-                let height = lp.height;
-                let at = self.emit(Op::JumpTrunc(0, height), span, 0);
+                // The operands above the pass's are dropped (the compiler knows how many).
+                let drop = self.height - lp.height;
+                let at = self.emit(Op::JumpTrunc(0, drop), span, 0);
+                let height = self.height;
                 let lp = self.loops.last_mut().expect("checked above");
                 if is_break {
-                    lp.breaks.push(at);
+                    lp.breaks.push((at, height));
                 } else {
                     lp.continues.push(at);
                 }
@@ -797,7 +800,7 @@ impl Compiler {
         let lp = self.loops.pop().expect("pushed by loop_body");
         let end = self.here();
         self.patch(exit, end);
-        for b in lp.breaks {
+        for (b, _) in lp.breaks {
             self.patch(b, end);
         }
     }

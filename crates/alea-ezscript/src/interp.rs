@@ -142,7 +142,6 @@ struct Frame<'a> {
     code: &'a Code,
     pc: usize,
     base: usize,
-    op_base: usize,
     closure: Option<Rc<Closure>>,
 }
 
@@ -160,9 +159,8 @@ pub struct Interp<'a> {
     /// call writes a frame's fields in place instead of building one and copying it).
     frames: Vec<Frame<'a>>,
     nframes: usize,
-    /// Where the running frame's slots and operands start.
+    /// Where the running frame's slots start.
     base: usize,
-    op_base: usize,
     closure: Option<Rc<Closure>>,
     pub fuel: u64,
     /// Bytes left of [`SizeLimits::memory`].
@@ -199,7 +197,6 @@ impl<'a> Interp<'a> {
             frames: Vec::with_capacity(64),
             nframes: 0,
             base: 0,
-            op_base: 0,
             closure: None,
             fuel,
             memory: limits.memory,
@@ -265,7 +262,6 @@ impl<'a> Interp<'a> {
         self.pop_slots(height);
         self.operands.truncate(operands);
         self.base = 0;
-        self.op_base = 0;
         self.closure = None;
         self.nested = 0;
         self.forbid_locals = None;

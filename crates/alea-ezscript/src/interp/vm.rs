@@ -154,7 +154,6 @@ impl<'a> Interp<'a> {
                 code = frame.code;
                 pc = frame.pc;
                 self.base = frame.base;
-                self.op_base = frame.op_base;
                 self.closure = frame.closure.take();
                 push_fast(&mut self.operands, $v);
             }};
@@ -367,8 +366,8 @@ impl<'a> Interp<'a> {
                         (mark, left) = split_fuel(fuel);
                     }
                 }
-                Op::JumpTrunc(t, height) => {
-                    self.operands.truncate(self.op_base + height as usize);
+                Op::JumpTrunc(t, n) => {
+                    self.operands.truncate(self.operands.len() - n as usize);
                     pc = t as usize;
                 }
                 Op::JumpIfFalse(t) => match self.pop() {
