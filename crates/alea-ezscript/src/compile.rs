@@ -825,7 +825,8 @@ mod tests {
     }
 
     /// The displayed value and steps, or the error and its span, of one run with `fuel` steps;
-    /// `plain` runs loops without the evaluator's fast loop.
+    /// `plain` runs every op in full (`Interp::step`: no fast case of the dispatch loop, no
+    /// fast loop).
     fn outcome(
         p: &Program,
         plain: bool,
@@ -869,6 +870,16 @@ mod tests {
             // target, `%` and `-`, a step that is a local, a condition other than `<`.
             "m = 1; for i = 0; i < 20; i += 1 { m += m }; r = 500; for j = 1; j < 50; j += 3 { r %= j }; m + r",
             "d = 2; q = 0; for k = 90; k >= 0; k -= d { q -= k }; for k = 0; k != 7; k += 1 { q /= 2 }; q",
+            // Calls and returns (the evaluator's fast cases against every op run in full): a
+            // wrong argument count, a text through `ReturnAdd`, a truth value as argument,
+            // the depth limit, a recursive function called through a variable (not its own
+            // name), returns of a text local and of a comparison.
+            "func f(a, b) { if a > 0 { f(a - 1) } else { 0 } }; f(3, 1)",
+            "func h(n) { if n < 1 { \"x\" } else { h(n - 1) + n } }; h(5)",
+            "func c(n) { if n == true { 1 } else { c(n < 5) } }; c(3) + c(9)",
+            "func d(n) { d(n + 1) }; d(0)",
+            "func mk() { g = func(x) { if x < 1 { 0 } else { g(x - 1) + 2 } }; g }; mk()(3)",
+            "func t(s, n) { if n < 1 { s } else { t(s + n, n - 1) } }; e = func(a, b) { a < b }; [t(\"\", 3), e(1, 2)]",
         ];
         for src in sources {
             let (plain, folded) = plain_and_folded(src);

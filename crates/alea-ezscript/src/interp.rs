@@ -293,17 +293,23 @@ impl<'a> Interp<'a> {
     /// Drops the slots from `height` on.
     #[inline(always)]
     fn pop_slots(&mut self, height: usize) {
-        // Checked in place: a number or an unset slot owns nothing, so it is forgotten, not
-        // dropped (`truncate` and a dropped `pop` both call the drop glue, a call and a jump
-        // table per slot; a popped slot matched whole is copied out first).
+        // Checked in place: a number owns nothing, so it is forgotten, not dropped (`truncate`
+        // and a dropped `pop` both call the drop glue, a call and a jump table per slot; a
+        // popped slot matched whole is copied out first). Numbers alone are one comparison of
+        // the tag (with `Unset` too the slot's variant is decoded first).
         while self.stack.len() > height {
-            match self.stack.last() {
-                Some(Slot::Val(Value::Number(_)) | Slot::Unset) => {
-                    std::mem::forget(self.stack.pop())
-                }
-                _ => drop(self.stack.pop()),
+            if let Some(Slot::Val(Value::Number(_))) = self.stack.last() {
+                std::mem::forget(self.stack.pop());
+            } else {
+                self.drop_slot();
             }
         }
+    }
+
+    /// Drops the top slot (any but a number: see [`Interp::pop_slots`]).
+    #[inline(never)]
+    fn drop_slot(&mut self) {
+        self.stack.pop();
     }
 
     /// Resets a block's declared slots and creates its named functions.

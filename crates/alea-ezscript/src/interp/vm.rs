@@ -57,6 +57,14 @@ fn push_grow<T>(v: &mut Vec<T>, x: T) {
     v.push(x);
 }
 
+/// Where a run goes on after an op run in full ([`Interp::step`]).
+pub(super) enum Next<'a> {
+    /// At `pc` of this code.
+    Go(&'a Code, usize),
+    /// Nowhere: the run's value.
+    Done(Value),
+}
+
 impl<'a> Interp<'a> {
     /// Pushes `x op y`. Each arm pushes a value of a known kind: a value merged from branches
     /// would be built in memory byte by byte and copied whole, which stalls the CPU's store
@@ -75,18 +83,312 @@ impl<'a> Interp<'a> {
         self.operands.pop().unwrap_or_default()
     }
 
+    /// Leaves the running function, whose slots are dropped: back in its caller's frame (its
+    /// code and position returned), or none when the caller is native (no frame of this run:
+    /// `start` is where they begin). The one return of both [`Interp::run`] and
+    /// [`Interp::step`].
+    #[inline(always)]
+    fn leave(&mut self, start: usize) -> Option<(&'a Code, usize)> {
+        self.pop_slots(self.base);
+        if self.nframes == start {
+            return None;
+        }
+        self.nframes -= 1;
+        let frame = &mut self.frames[self.nframes];
+        let to = (frame.code, frame.pc);
+        self.base = frame.base;
+        self.closure = frame.closure.take();
+        Some(to)
+    }
+
     /// Runs `code` in the current frame until it ends ([`Op::End`]) or the frame it runs in
     /// returns ([`Op::Return`] with no caller pushed by this run). On an error the frames
     /// this run pushed are left for the caller to unwind.
     ///
-    /// The step budget lives in a local (a register) while the hot ops run, instead of being
-    /// loaded and stored for every charge: `self.fuel` is written back before anything else
-    /// reads or charges it (the ops in [`Interp::cold`], every slow path, every exit) and read
-    /// again after.
+    /// The dispatch loop here is small: it runs the common case of the common ops (plain
+    /// numbers, calls of user functions, returns) and nothing else, so its state (the code,
+    /// the position, the steps) stays in registers. Any other op or case it leaves undone and
+    /// runs in full out of line ([`Interp::step`], the one implementation of every op); a fast
+    /// case does exactly what `step` does in that case, checking everything it needs before
+    /// doing anything. Inside `was()` (no locals readable) every op runs in full, and so in
+    /// the tests' plain runs (`compile::NO_FOLD`), the oracle the fast cases are compared with.
     pub(super) fn run(&mut self, code: &'a Code) -> R<Value> {
         let start = self.nframes;
         let mut code = code;
         let mut pc = 0usize;
+        #[cfg(test)]
+        let full = self.forbid_locals.is_some() || crate::compile::NO_FOLD.get();
+        #[cfg(not(test))]
+        let full = self.forbid_locals.is_some();
+        if full {
+            loop {
+                match self.step(start, code, pc)? {
+                    Next::Go(c, p) => (code, pc) = (c, p),
+                    Next::Done(v) => return Ok(v),
+                }
+            }
+        }
+        let (mut mark, mut left) = split_fuel(self.fuel);
+        // Pays `$n` steps, or leaves the op to `step` (nothing done yet) when they cross a
+        // polling point or run out.
+        macro_rules! pay {
+            ($n:expr, $full:lifetime) => {
+                match left.checked_sub($n as u64) {
+                    Some(l) => left = l,
+                    None => break $full,
+                }
+            };
+        }
+        // Returns `$v` (a value made only now, after the frame is popped: see `push_fast`).
+        macro_rules! ret {
+            ($v:expr) => {{
+                match self.leave(start) {
+                    Some((c, p)) => {
+                        (code, pc) = (c, p);
+                        push_fast(&mut self.operands, $v);
+                    }
+                    None => {
+                        self.fuel = mark + left;
+                        return Ok($v);
+                    }
+                }
+            }};
+        }
+        'ops: loop {
+            let at = pc;
+            'full: {
+                pc = at + 1;
+                match code.ops[at] {
+                    Op::Burn(n) => pay!(n, 'full),
+                    Op::Const(Const::Number(x), n) => {
+                        pay!(n, 'full);
+                        push_fast(&mut self.operands, Value::Number(x));
+                    }
+                    Op::Local(slot, n) => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) => {
+                            let x = *x;
+                            pay!(n, 'full);
+                            push_fast(&mut self.operands, Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    Op::LocalNum {
+                        op,
+                        slot,
+                        y,
+                        cost: n,
+                        ..
+                    } => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) => {
+                            let a = *a;
+                            pay!(n, 'full);
+                            self.push_num_op(op, a, y);
+                        }
+                        _ => break 'full,
+                    },
+                    Op::Binary(op) => match self.two_numbers() {
+                        Some((a, b)) => self.push_num_op(op, a, b),
+                        None => break 'full,
+                    },
+                    Op::BinLeaves(i, n) => {
+                        let bin = &code.bins[i as usize];
+                        match (self.leaf_num(bin.a.0), self.leaf_num(bin.b.0)) {
+                            (Some(x), Some(y)) => {
+                                pay!(n, 'full);
+                                self.push_num_op(bin.op, x, y);
+                            }
+                            _ => break 'full,
+                        }
+                    }
+                    Op::CallUpvalLocalNum {
+                        upval,
+                        own,
+                        add,
+                        op,
+                        slot,
+                        y,
+                        cost: n,
+                        ..
+                    } => {
+                        let Slot::Val(Value::Number(a)) = &self.stack[self.base + slot as usize]
+                        else {
+                            break 'full;
+                        };
+                        let a = *a;
+                        let f = match (own, self.closure.as_deref()) {
+                            (true, Some(_)) => self.closure.clone(),
+                            (false, Some(Closure::User { captures, .. })) => {
+                                match captures.get(upval as usize).map(|c| c.borrow()).as_deref() {
+                                    Some(Some(Value::Function(f))) => Some(f.clone()),
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let Some(f) = f.filter(|f| matches!(**f, Closure::User { .. })) else {
+                            break 'full;
+                        };
+                        pay!(n, 'full);
+                        // The argument straight into its slot (see `push_num_op`).
+                        let v = if add {
+                            Value::Number(a + y)
+                        } else if is_comparison(op) {
+                            Value::Bool(compare_num(op, a, y))
+                        } else {
+                            Value::Number(arith(op, a, y))
+                        };
+                        let new_base = self.stack.len();
+                        push_fast(&mut self.stack, Slot::Val(v));
+                        code = match self.push_frame(f, new_base, 1, code, pc, at, own) {
+                            Ok(c) => c,
+                            Err(e) => {
+                                self.fuel = mark + left;
+                                return Err(e);
+                            }
+                        };
+                        pc = 0;
+                    }
+                    Op::Jump(t) => {
+                        pc = t as usize;
+                        // A loop's back edge: its next passes in the tight loop while they can.
+                        if pc < at {
+                            let fuel;
+                            (pc, fuel) = self.fast_loop(code, pc, mark + left);
+                            (mark, left) = split_fuel(fuel);
+                        }
+                    }
+                    Op::JumpIfFalse(t) => match self.operands.last() {
+                        Some(&Value::Bool(b)) => {
+                            std::mem::forget(self.operands.pop());
+                            if !b {
+                                pc = t as usize;
+                            }
+                        }
+                        _ => break 'full,
+                    },
+                    Op::TestLocalCmp {
+                        accepts,
+                        slot,
+                        y,
+                        cost: n,
+                        target,
+                        ..
+                    } => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) => {
+                            let a = *a;
+                            pay!(n, 'full);
+                            if !compare_accepts(accepts, a, y) {
+                                pc = target as usize;
+                            }
+                        }
+                        _ => break 'full,
+                    },
+                    Op::Pop => match self.operands.last() {
+                        Some(Value::Number(_)) => std::mem::forget(self.operands.pop()),
+                        _ => break 'full,
+                    },
+                    Op::Return => match self.operands.last() {
+                        Some(&Value::Number(x)) => {
+                            std::mem::forget(self.operands.pop());
+                            ret!(Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    Op::ReturnBinary(op) => match self.two_numbers() {
+                        Some((a, b)) => {
+                            if is_comparison(op) {
+                                ret!(Value::Bool(compare_num(op, a, b)));
+                            } else {
+                                ret!(Value::Number(arith(op, a, b)));
+                            }
+                        }
+                        None => break 'full,
+                    },
+                    Op::ReturnAdd => match self.two_numbers() {
+                        Some((a, b)) => ret!(Value::Number(a + b)),
+                        None => break 'full,
+                    },
+                    Op::ReturnLocal(slot, n) => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) => {
+                            let x = *x;
+                            pay!(n, 'full);
+                            ret!(Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    // Every other op by name (no `_`: the jump table then covers every op,
+                    // with no range check before it).
+                    Op::Const(..)
+                    | Op::Upval(..)
+                    | Op::Global(..)
+                    | Op::Func(..)
+                    | Op::Unary(_)
+                    | Op::AndOr { .. }
+                    | Op::NeedBool(_)
+                    | Op::MakeList(_)
+                    | Op::MakeObject(_)
+                    | Op::Member(_)
+                    | Op::Method(..)
+                    | Op::Index
+                    | Op::CallBuiltin(..)
+                    | Op::CheckCallee
+                    | Op::UpvalCallee { .. }
+                    | Op::Call(_)
+                    | Op::WasCheck(_)
+                    | Op::WasEarlier(..)
+                    | Op::JumpTrunc(..)
+                    | Op::Enter(_)
+                    | Op::End
+                    | Op::AssignLocal(_)
+                    | Op::Assign(_)
+                    | Op::NumUpdate { .. }
+                    | Op::ForInStart
+                    | Op::ForInNext { .. }
+                    | Op::LoopNext(_)
+                    | Op::BreakOut(_) => break 'full,
+                }
+                continue 'ops;
+            }
+            // The op in full.
+            self.fuel = mark + left;
+            match self.step(start, code, at)? {
+                Next::Go(c, p) => (code, pc) = (c, p),
+                Next::Done(v) => return Ok(v),
+            }
+            (mark, left) = split_fuel(self.fuel);
+        }
+    }
+
+    /// The two operands on top when both are numbers, popped.
+    #[inline(always)]
+    fn two_numbers(&mut self) -> Option<(f64, f64)> {
+        let n = self.operands.len();
+        if n >= 2
+            && let (Value::Number(a), Value::Number(b)) =
+                (&self.operands[n - 2], &self.operands[n - 1])
+        {
+            let (a, b) = (*a, *b);
+            // Numbers own nothing: forgotten, not dropped (a `truncate` would run the drop
+            // glue, a jump table per operand).
+            std::mem::forget(self.operands.pop());
+            std::mem::forget(self.operands.pop());
+            return Some((a, b));
+        }
+        None
+    }
+
+    /// Runs op `at` of `code` in full, every case of it (the reference the fast paths of
+    /// [`Interp::run`] follow): where the run goes on, or its value when the op ends it (the
+    /// frames below `start` are the callers of this run). `self.fuel` is up to date before
+    /// and after.
+    ///
+    /// The step budget lives in a local while the op runs: `self.fuel` is written back before
+    /// anything else reads or charges it (the ops in [`Interp::cold`], every slow path, every
+    /// exit) and read again after.
+    #[inline(never)]
+    fn step(&mut self, start: usize, code: &'a Code, at: usize) -> R<Next<'a>> {
+        let mut code = code;
+        let mut pc = at + 1;
         // The step budget as `mark + left`: `mark` the polling point at or below it (a
         // multiple of POLL_STEPS), so a charge is one subtraction and one branch.
         let (mut mark, mut left) = split_fuel(self.fuel);
@@ -144,23 +446,19 @@ impl<'a> Interp<'a> {
         // the push (from a float in a register; see `push_fast`).
         macro_rules! ret {
             ($v:expr) => {{
-                self.pop_slots(self.base);
-                if self.nframes == start {
-                    self.fuel = mark + left;
-                    return Ok($v);
+                match self.leave(start) {
+                    Some((c, p)) => {
+                        (code, pc) = (c, p);
+                        push_fast(&mut self.operands, $v);
+                    }
+                    None => {
+                        self.fuel = mark + left;
+                        return Ok(Next::Done($v));
+                    }
                 }
-                self.nframes -= 1;
-                let frame = &mut self.frames[self.nframes];
-                code = frame.code;
-                pc = frame.pc;
-                self.base = frame.base;
-                self.closure = frame.closure.take();
-                push_fast(&mut self.operands, $v);
             }};
         }
-        loop {
-            let at = pc;
-            pc += 1;
+        'op: {
             match code.ops[at] {
                 Op::Burn(n) => pay!(n, at),
                 Op::Const(c, n) => {
@@ -228,18 +526,9 @@ impl<'a> Interp<'a> {
                     }
                 }
                 Op::Binary(op) => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        // Numbers own nothing: forgotten, not dropped (a `truncate` would run
-                        // the drop glue, a jump table per operand).
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
+                    if let Some((a, b)) = self.two_numbers() {
                         self.push_num_op(op, a, b);
-                        continue;
+                        break 'op;
                     }
                     let y = self.pop();
                     let x = self.pop();
@@ -419,42 +708,20 @@ impl<'a> Interp<'a> {
                         ret!(v);
                     }
                 },
-                Op::ReturnBinary(op) => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
-                        if is_comparison(op) {
-                            ret!(Value::Bool(compare_num(op, a, b)));
-                        } else {
-                            ret!(Value::Number(arith(op, a, b)));
+                // `ReturnAdd` is `ReturnBinary(Add)` with its operator fixed for the fast case.
+                Op::ReturnBinary(_) | Op::ReturnAdd => {
+                    let op = match code.ops[at] {
+                        Op::ReturnBinary(op) => op,
+                        _ => BinOp::Add,
+                    };
+                    let v = match self.two_numbers() {
+                        Some((a, b)) => super::num_op(op, a, b),
+                        None => {
+                            let y = self.pop();
+                            let x = self.pop();
+                            sync!(self.apply_other(op, x, y, code.spans[at]))
                         }
-                        continue;
-                    }
-                    let y = self.pop();
-                    let x = self.pop();
-                    let v = sync!(self.apply_other(op, x, y, code.spans[at]));
-                    ret!(v);
-                }
-                Op::ReturnAdd => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
-                        ret!(Value::Number(a + b));
-                        continue;
-                    }
-                    let y = self.pop();
-                    let x = self.pop();
-                    let v = sync!(self.apply_other(BinOp::Add, x, y, code.spans[at]));
+                    };
                     ret!(v);
                 }
                 Op::ReturnLocal(slot, n) => {
@@ -463,7 +730,7 @@ impl<'a> Interp<'a> {
                         Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
                             let x = *x;
                             ret!(Value::Number(x));
-                            continue;
+                            break 'op;
                         }
                         Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
                         _ => sync!(self.read_local(slot, code.spans[at])),
@@ -472,7 +739,7 @@ impl<'a> Interp<'a> {
                 }
                 Op::End => {
                     self.fuel = mark + left;
-                    return Ok(self.pop());
+                    return Ok(Next::Done(self.pop()));
                 }
                 Op::AssignLocal(i) => {
                     let info = &code.assigns[i as usize];
@@ -483,7 +750,7 @@ impl<'a> Interp<'a> {
                         match (info.op, cell, &rhs) {
                             (None, s @ (Slot::Val(_) | Slot::Unset), _) => {
                                 *s = Slot::Val(rhs);
-                                continue;
+                                break 'op;
                             }
                             (
                                 Some(BinOp::Add),
@@ -491,11 +758,11 @@ impl<'a> Interp<'a> {
                                 Value::Text(_) | Value::Number(_) | Value::Bool(_),
                             ) => {
                                 sync!(self.append_to_local(*slot, &rhs, span));
-                                continue;
+                                break 'op;
                             }
                             (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
                                 *a = compound(op, *a, *b);
-                                continue;
+                                break 'op;
                             }
                             _ => {}
                         }
@@ -509,18 +776,18 @@ impl<'a> Interp<'a> {
                     skip,
                 } => {
                     if self.forbid_locals.is_some() {
-                        continue;
+                        break 'op;
                     }
                     let b = match rhs {
                         Operand::Num(b) => b,
                         Operand::Local(y) => match &self.stack[self.base + y as usize] {
                             Slot::Val(Value::Number(b)) => *b,
-                            _ => continue,
+                            _ => break 'op,
                         },
                     };
                     let i = self.base + slot as usize;
                     if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
-                        continue;
+                        break 'op;
                     }
                     // The right-hand node's step.
                     pay!(cost::NODE, at);
@@ -546,7 +813,7 @@ impl<'a> Interp<'a> {
                     let Some(v) = items.get(i).cloned() else {
                         self.operands.truncate(n - 2);
                         pc = exit as usize;
-                        continue;
+                        break 'op;
                     };
                     self.operands[n - 1] = Value::Number((i + 1) as f64);
                     pay!(cost::PASS, at);
@@ -566,22 +833,22 @@ impl<'a> Interp<'a> {
                     if next != at || after != fuel {
                         pc = next;
                         (mark, left) = split_fuel(after);
-                        continue;
+                        break 'op;
                     }
                     let l = &code.loops[i as usize];
                     if self.forbid_locals.is_some() {
-                        continue;
+                        break 'op;
                     }
                     let b = match l.rhs {
                         Operand::Num(b) => b,
                         Operand::Local(y) => match &self.stack[self.base + y as usize] {
                             Slot::Val(Value::Number(b)) => *b,
-                            _ => continue,
+                            _ => break 'op,
                         },
                     };
                     let i = self.base + l.slot as usize;
                     if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
-                        continue;
+                        break 'op;
                     }
                     // The update's right-hand node, the update, then the pass's steps: one
                     // charge when both are there (running out in between leaves nothing
@@ -636,6 +903,8 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        self.fuel = mark + left;
+        Ok(Next::Go(code, pc))
     }
 
     /// Runs the ops from `pc` while they are loop ops on plain numbers (a pass's update,
