@@ -15,6 +15,7 @@ use crate::ir::{Const, Operand, Var, cost};
 use crate::value::{Map, Value};
 use alea_core::Span;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// `a op= b` on two local numbers, for both fast paths of compound assignment (the parser
 /// makes only `+=`, `-=`, `*=`, `/=` and `%=`). The same results as [`super::num_op`]
@@ -129,6 +130,9 @@ impl<'a> Interp<'a> {
             }
         }
         let (mut mark, mut left) = split_fuel(self.fuel);
+        // A call enters at once while the frames below this are fewer: within the depth limit
+        // and a frame to write in place (else `step` pushes one).
+        let mut frame_limit = self.frame_limit();
         // Pays `$n` steps, or leaves the op to `step` (nothing done yet) when they cross a
         // polling point or run out.
         macro_rules! pay {
@@ -203,8 +207,7 @@ impl<'a> Interp<'a> {
                     Op::CallUpvalLocalNum {
                         upval,
                         own,
-                        add,
-                        op,
+                        add: true,
                         slot,
                         y,
                         cost: n,
@@ -225,28 +228,44 @@ impl<'a> Interp<'a> {
                             }
                             _ => None,
                         };
-                        let Some(f) = f.filter(|f| matches!(**f, Closure::User { .. })) else {
+                        let Some(f) = f else { break 'full };
+                        // `enter`'s checks, passed at once, or the call runs in full.
+                        let Closure::User { index, proto, .. } = &*f else {
                             break 'full;
                         };
-                        pay!(n, 'full);
-                        // The argument straight into its slot (see `push_num_op`).
-                        let v = if add {
-                            Value::Number(a + y)
-                        } else if is_comparison(op) {
-                            Value::Bool(compare_num(op, a, y))
+                        let callee = if own {
+                            code
                         } else {
-                            Value::Number(arith(op, a, y))
-                        };
-                        let new_base = self.stack.len();
-                        push_fast(&mut self.stack, Slot::Val(v));
-                        code = match self.push_frame(f, new_base, 1, code, pc, at, own) {
-                            Ok(c) => c,
-                            Err(e) => {
-                                self.fuel = mark + left;
-                                return Err(e);
+                            match self.protos.get(*index as usize) {
+                                Some(p) if Arc::ptr_eq(p, proto) => &p.code,
+                                _ => break 'full,
                             }
                         };
-                        pc = 0;
+                        let slots = proto.slots as usize;
+                        let new_base = self.stack.len();
+                        if proto.params.len() != 1
+                            || proto.boxes_params
+                            || self.nframes >= frame_limit
+                            || self.stack.capacity() - new_base < slots
+                        {
+                            break 'full;
+                        }
+                        pay!(n, 'full);
+                        // The argument straight into its slot (see `push_num_op`), the
+                        // callee's other slots unset, the caller kept in the frame above.
+                        push_fast(&mut self.stack, Slot::Val(Value::Number(a + y)));
+                        for _ in 1..slots {
+                            push_fast(&mut self.stack, Slot::Unset);
+                        }
+                        let frame = &mut self.frames[self.nframes];
+                        frame.code = code;
+                        frame.pc = pc;
+                        frame.base = std::mem::replace(&mut self.base, new_base);
+                        // Frames above the running ones hold no closure (see `push_frame`).
+                        let caller = self.closure.replace(f);
+                        std::mem::forget(std::mem::replace(&mut frame.closure, caller));
+                        self.nframes += 1;
+                        (code, pc) = (callee, 0);
                     }
                     Op::Jump(t) => {
                         pc = t as usize;
@@ -331,6 +350,7 @@ impl<'a> Interp<'a> {
                     | Op::Method(..)
                     | Op::Index
                     | Op::CallBuiltin(..)
+                    | Op::CallUpvalLocalNum { .. }
                     | Op::CheckCallee
                     | Op::UpvalCallee { .. }
                     | Op::Call(_)
@@ -356,7 +376,16 @@ impl<'a> Interp<'a> {
                 Next::Done(v) => return Ok(v),
             }
             (mark, left) = split_fuel(self.fuel);
+            frame_limit = self.frame_limit();
         }
+    }
+
+    /// The calls from code a run may enter in place (see [`Interp::run`]): below the depth
+    /// limit (`depth` counts the callbacks running, which stay as they are during a run) and
+    /// with a frame to write.
+    fn frame_limit(&self) -> usize {
+        let depth = self.limits.depth.saturating_sub(self.nested) as usize;
+        depth.min(self.frames.len())
     }
 
     /// The two operands on top when both are numbers, popped.
