@@ -121,6 +121,11 @@ pub enum Op {
         cost: u32,
         target: Pc,
         x: u32,
+        /// The op after this one is a [`Op::ReturnLocal`] (`if local < 2 { local } else …` as a
+        /// function's value; decided by the compiler, after its other passes): when the test
+        /// passes, the dispatch loop's fast case runs that return too, without a dispatch of
+        /// its own (it stays in place, and runs as itself when the fast case cannot).
+        then_return: bool,
     },
     Pop,
     /// Enters a block: resets `blocks[i]`'s declared slots and creates its named functions.

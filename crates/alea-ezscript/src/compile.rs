@@ -65,7 +65,19 @@ fn peephole(mut code: Code) -> Code {
     fuse_binary_returns(&mut code);
     fold_burns(&mut code);
     mark_one_update_loops(&mut code);
+    mark_tests_then_return(&mut code);
     code
+}
+
+/// Marks each [`Op::TestLocalCmp`] followed by an [`Op::ReturnLocal`] (`then_return`), as
+/// finally compiled.
+fn mark_tests_then_return(code: &mut Code) {
+    for pc in 0..code.ops.len().saturating_sub(1) {
+        let next_returns = matches!(code.ops[pc + 1], Op::ReturnLocal(..));
+        if let Op::TestLocalCmp { then_return, .. } = &mut code.ops[pc] {
+            *then_return = next_returns;
+        }
+    }
 }
 
 /// Which ops something jumps to (a jump, a loop's body or exit), by op (one past the end too).
@@ -357,6 +369,7 @@ impl Compiler {
                     cost,
                     target: 0,
                     x,
+                    then_return: false,
                 };
                 self.emit(op, span, 0)
             }

@@ -291,6 +291,7 @@ impl<'a> Interp<'a> {
                         y,
                         cost: n,
                         target,
+                        then_return,
                         ..
                     } => match &self.stack[self.base + slot as usize] {
                         Slot::Val(Value::Number(a)) => {
@@ -298,6 +299,17 @@ impl<'a> Interp<'a> {
                             pay!(n, 'full);
                             if !compare_accepts(accepts, a, y) {
                                 pc = target as usize;
+                            } else if then_return
+                                && let Op::ReturnLocal(slot, n) = code.ops[pc]
+                                && let Slot::Val(Value::Number(x)) =
+                                    &self.stack[self.base + slot as usize]
+                                && let Some(l) = left.checked_sub(n as u64)
+                            {
+                                // The `ReturnLocal` after the test, as its own arm below runs
+                                // it (when it cannot, it runs as the next op).
+                                let x = *x;
+                                left = l;
+                                ret!(Value::Number(x));
                             }
                         }
                         _ => break 'full,
@@ -704,6 +716,7 @@ impl<'a> Interp<'a> {
                     cost: n,
                     target,
                     x,
+                    ..
                 } => {
                     pay!(n, at);
                     let b = match &self.stack[self.base + slot as usize] {
