@@ -893,6 +893,9 @@ mod tests {
             "func d(n) { d(n + 1) }; d(0)",
             "func mk() { g = func(x) { if x < 1 { 0 } else { g(x - 1) + 2 } }; g }; mk()(3)",
             "func t(s, n) { if n < 1 { s } else { t(s + n, n - 1) } }; e = func(a, b) { a < b }; [t(\"\", 3), e(1, 2)]",
+            // Own calls keep the running closure: callbacks, captures and names inside them.
+            "func r(n) { if n < 1 { [1].map(func(x) { x + n }) } else { r(n - 1) + [n] } }; r(3)",
+            "func e(n) { if n < 1 { m + 1 } else { e(n - 1) } }; e(3)",
         ];
         for src in sources {
             let (plain, folded) = plain_and_folded(src);

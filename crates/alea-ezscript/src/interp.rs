@@ -140,8 +140,13 @@ pub(crate) enum Slot {
 /// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
 struct Frame<'a> {
     code: &'a Code,
-    pc: usize,
+    pc: u32,
+    /// The callee is the caller's closure, which stays the running one (a call of the running
+    /// function by its own name, see [`crate::code::Op::CallUpvalLocalNum`]): no closure is
+    /// kept here and none restored by the return.
+    same: bool,
     base: usize,
+    /// The caller's closure, while another runs.
     closure: Option<Rc<Closure>>,
 }
 

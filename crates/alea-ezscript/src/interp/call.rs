@@ -187,7 +187,8 @@ impl<'a> Interp<'a> {
         match self.frames.get_mut(self.nframes) {
             Some(frame) => {
                 frame.code = code;
-                frame.pc = pc;
+                frame.pc = pc as u32;
+                frame.same = false;
                 frame.base = base;
                 // A frame above the running ones holds no closure (a return takes it, an
                 // unwind clears it): the caller's is written without dropping what was there
@@ -197,7 +198,8 @@ impl<'a> Interp<'a> {
             }
             None => self.frames.push(Frame {
                 code,
-                pc,
+                pc: pc as u32,
+                same: false,
                 base,
                 closure,
             }),

@@ -96,9 +96,11 @@ impl<'a> Interp<'a> {
         }
         self.nframes -= 1;
         let frame = &mut self.frames[self.nframes];
-        let to = (frame.code, frame.pc);
+        let to = (frame.code, frame.pc as usize);
         self.base = frame.base;
-        self.closure = frame.closure.take();
+        if !frame.same {
+            self.closure = frame.closure.take();
+        }
         Some(to)
     }
 
@@ -218,19 +220,22 @@ impl<'a> Interp<'a> {
                             break 'full;
                         };
                         let a = *a;
+                        // The callee: the running closure (`own`, which stays the running one),
+                        // or the function in the captured variable.
                         let f = match (own, self.closure.as_deref()) {
-                            (true, Some(_)) => self.closure.clone(),
+                            (true, Some(_)) => None,
                             (false, Some(Closure::User { captures, .. })) => {
                                 match captures.get(upval as usize).map(|c| c.borrow()).as_deref() {
                                     Some(Some(Value::Function(f))) => Some(f.clone()),
-                                    _ => None,
+                                    _ => break 'full,
                                 }
                             }
-                            _ => None,
+                            _ => break 'full,
                         };
-                        let Some(f) = f else { break 'full };
                         // `enter`'s checks, passed at once, or the call runs in full.
-                        let Closure::User { index, proto, .. } = &*f else {
+                        let Some(Closure::User { index, proto, .. }) =
+                            f.as_deref().or(self.closure.as_deref())
+                        else {
                             break 'full;
                         };
                         let callee = if own {
@@ -259,11 +264,15 @@ impl<'a> Interp<'a> {
                         }
                         let frame = &mut self.frames[self.nframes];
                         frame.code = code;
-                        frame.pc = pc;
+                        frame.pc = pc as u32;
                         frame.base = std::mem::replace(&mut self.base, new_base);
-                        // Frames above the running ones hold no closure (see `push_frame`).
-                        let caller = self.closure.replace(f);
-                        std::mem::forget(std::mem::replace(&mut frame.closure, caller));
+                        frame.same = f.is_none();
+                        if let Some(f) = f {
+                            // Frames above the running ones hold no closure (see
+                            // `push_frame`).
+                            let caller = self.closure.replace(f);
+                            std::mem::forget(std::mem::replace(&mut frame.closure, caller));
+                        }
                         self.nframes += 1;
                         (code, pc) = (callee, 0);
                     }
