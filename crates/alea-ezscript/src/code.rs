@@ -92,6 +92,10 @@ pub enum Op {
         /// `y` negated for `-` (`a - b` is `a + -b` in IEEE arithmetic, exactly), with no
         /// dispatch on the operator; the slow path negates it back.
         add: bool,
+        /// With `own`: the running function's slots when it takes one parameter, not boxed
+        /// (decided by the compiler, which knows the function whose body this is), so the call
+        /// enters it with none of `enter`'s checks but the depth and the room; 0 otherwise.
+        own_slots: u16,
         op: BinOp,
         slot: u32,
         y: f64,

@@ -23,11 +23,17 @@ struct Compiler {
     code: Code,
     height: u32,
     loops: Vec<Loop>,
+    /// The [`Op::CallUpvalLocalNum`]'s `own_slots` of calls of the running function.
+    own_slots: u16,
 }
 
-/// Compiles a function body (ends in [`Op::Return`]).
-pub fn function(body: &Block) -> Code {
+/// Compiles a function body (ends in [`Op::Return`]) of a function with `params` parameters,
+/// of which one is boxed if `boxes_params`, and `slots` slots.
+pub fn function(body: &Block, params: usize, boxes_params: bool, slots: u32) -> Code {
     let mut c = Compiler::new();
+    if params == 1 && !boxes_params {
+        c.own_slots = u16::try_from(slots).unwrap_or(0);
+    }
     c.block_value(body);
     c.emit(Op::Return, Span::default(), -1);
     peephole(c.code)
@@ -265,6 +271,7 @@ impl Compiler {
             code: Code::default(),
             height: 0,
             loops: Vec::new(),
+            own_slots: 0,
         }
     }
 
@@ -546,6 +553,7 @@ impl Compiler {
                     upval: *upval,
                     own: *own,
                     add,
+                    own_slots: if *own { self.own_slots } else { 0 },
                     op: *op,
                     slot: *slot,
                     y: if *op == BinOp::Sub { -*y } else { *y },

@@ -210,6 +210,7 @@ impl<'a> Interp<'a> {
                         upval,
                         own,
                         add: true,
+                        own_slots,
                         slot,
                         y,
                         cost: n,
@@ -220,38 +221,48 @@ impl<'a> Interp<'a> {
                             break 'full;
                         };
                         let a = *a;
-                        // The callee: the running closure (`own`, which stays the running one),
-                        // or the function in the captured variable.
-                        let f = match (own, self.closure.as_deref()) {
-                            (true, Some(_)) => None,
-                            (false, Some(Closure::User { captures, .. })) => {
-                                match captures.get(upval as usize).map(|c| c.borrow()).as_deref() {
-                                    Some(Some(Value::Function(f))) => Some(f.clone()),
+                        // The callee (none: the running closure, which stays the running
+                        // one), its code and its slots, with `enter`'s checks passed at once
+                        // (or the call runs in full). A call of the running function whose
+                        // entry the compiler checked (`own_slots`) has none left to pass.
+                        let (f, callee, slots) = if own_slots != 0 {
+                            (None, code, own_slots as usize)
+                        } else {
+                            let f = match (own, self.closure.as_deref()) {
+                                (true, Some(_)) => None,
+                                (false, Some(Closure::User { captures, .. })) => {
+                                    match captures
+                                        .get(upval as usize)
+                                        .map(|c| c.borrow())
+                                        .as_deref()
+                                    {
+                                        Some(Some(Value::Function(f))) => Some(f.clone()),
+                                        _ => break 'full,
+                                    }
+                                }
+                                _ => break 'full,
+                            };
+                            let Some(Closure::User { index, proto, .. }) =
+                                f.as_deref().or(self.closure.as_deref())
+                            else {
+                                break 'full;
+                            };
+                            let callee = if own {
+                                code
+                            } else {
+                                match self.protos.get(*index as usize) {
+                                    Some(p) if Arc::ptr_eq(p, proto) => &p.code,
                                     _ => break 'full,
                                 }
+                            };
+                            if proto.params.len() != 1 || proto.boxes_params {
+                                break 'full;
                             }
-                            _ => break 'full,
+                            let slots = proto.slots as usize;
+                            (f, callee, slots)
                         };
-                        // `enter`'s checks, passed at once, or the call runs in full.
-                        let Some(Closure::User { index, proto, .. }) =
-                            f.as_deref().or(self.closure.as_deref())
-                        else {
-                            break 'full;
-                        };
-                        let callee = if own {
-                            code
-                        } else {
-                            match self.protos.get(*index as usize) {
-                                Some(p) if Arc::ptr_eq(p, proto) => &p.code,
-                                _ => break 'full,
-                            }
-                        };
-                        let slots = proto.slots as usize;
                         let new_base = self.stack.len();
-                        if proto.params.len() != 1
-                            || proto.boxes_params
-                            || self.nframes >= frame_limit
-                            || self.stack.capacity() - new_base < slots
+                        if self.nframes >= frame_limit || self.stack.capacity() - new_base < slots
                         {
                             break 'full;
                         }
@@ -654,6 +665,7 @@ impl<'a> Interp<'a> {
                     y,
                     cost: n,
                     x,
+                    ..
                 } => {
                     pay!(n, at);
                     let x = x as usize;
