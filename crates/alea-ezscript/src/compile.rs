@@ -904,6 +904,9 @@ mod tests {
             // Own calls keep the running closure: callbacks, captures and names inside them.
             "func r(n) { if n < 1 { [1].map(func(x) { x + n }) } else { r(n - 1) + [n] } }; r(3)",
             "func e(n) { if n < 1 { m + 1 } else { e(n - 1) } }; e(3)",
+            // A captured (boxed) parameter, and more slots than parameters.
+            "func b(n) { g = func() { n }; if n < 1 { g() } else { b(n - 1) + g() } }; b(3)",
+            "func s(n) { k = n * 2; if n < 1 { k } else { s(n - 1) + k } }; s(4) + s(-1)",
         ];
         for src in sources {
             let (plain, folded) = plain_and_folded(src);
