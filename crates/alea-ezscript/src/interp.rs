@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 mod call;
 mod cycles;
+mod step;
 mod stmt;
 mod vm;
 
