@@ -92,6 +92,10 @@ pub enum Op {
         /// `y` negated for `-` (`a - b` is `a + -b` in IEEE arithmetic, exactly), with no
         /// dispatch on the operator; the slow path negates it back.
         add: bool,
+        /// With `own`: the running function's slots when it takes one parameter, not boxed
+        /// (decided by the compiler, which knows the function whose body this is), so the call
+        /// enters it with none of `enter`'s checks but the depth and the room; 0 otherwise.
+        own_slots: u16,
         op: BinOp,
         slot: u32,
         y: f64,
@@ -104,8 +108,8 @@ pub enum Op {
     /// previous tick and pushes the answer.
     WasEarlier(Was, u32),
     Jump(Pc),
-    /// `break` / `continue`: drops the operands above `height` (counted from the frame's first
-    /// operand) and jumps.
+    /// `break` / `continue`: drops the top `n` operands (what the loop's pass had not pushed
+    /// when the `break` ran, counted by the compiler) and jumps.
     JumpTrunc(Pc, u32),
     /// Pops a condition; jumps when it is false.
     JumpIfFalse(Pc),
@@ -121,6 +125,11 @@ pub enum Op {
         cost: u32,
         target: Pc,
         x: u32,
+        /// The op after this one is a [`Op::ReturnLocal`] (`if local < 2 { local } else …` as a
+        /// function's value; decided by the compiler, after its other passes): when the test
+        /// passes, the dispatch loop's fast case runs that return too, without a dispatch of
+        /// its own (it stays in place, and runs as itself when the fast case cannot).
+        then_return: bool,
     },
     Pop,
     /// Enters a block: resets `blocks[i]`'s declared slots and creates its named functions.

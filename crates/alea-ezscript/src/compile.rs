@@ -14,7 +14,8 @@ use alea_core::Span;
 struct Loop {
     /// Operands on the stack when a pass begins.
     height: u32,
-    breaks: Vec<usize>,
+    /// Each `break`'s op and the operands on the stack there.
+    breaks: Vec<(usize, u32)>,
     continues: Vec<usize>,
 }
 
@@ -22,11 +23,17 @@ struct Compiler {
     code: Code,
     height: u32,
     loops: Vec<Loop>,
+    /// The [`Op::CallUpvalLocalNum`]'s `own_slots` of calls of the running function.
+    own_slots: u16,
 }
 
-/// Compiles a function body (ends in [`Op::Return`]).
-pub fn function(body: &Block) -> Code {
+/// Compiles a function body (ends in [`Op::Return`]) of a function with `params` parameters,
+/// of which one is boxed if `boxes_params`, and `slots` slots.
+pub fn function(body: &Block, params: usize, boxes_params: bool, slots: u32) -> Code {
     let mut c = Compiler::new();
+    if params == 1 && !boxes_params {
+        c.own_slots = u16::try_from(slots).unwrap_or(0);
+    }
     c.block_value(body);
     c.emit(Op::Return, Span::default(), -1);
     peephole(c.code)
@@ -64,7 +71,19 @@ fn peephole(mut code: Code) -> Code {
     fuse_binary_returns(&mut code);
     fold_burns(&mut code);
     mark_one_update_loops(&mut code);
+    mark_tests_then_return(&mut code);
     code
+}
+
+/// Marks each [`Op::TestLocalCmp`] followed by an [`Op::ReturnLocal`] (`then_return`), as
+/// finally compiled.
+fn mark_tests_then_return(code: &mut Code) {
+    for pc in 0..code.ops.len().saturating_sub(1) {
+        let next_returns = matches!(code.ops[pc + 1], Op::ReturnLocal(..));
+        if let Op::TestLocalCmp { then_return, .. } = &mut code.ops[pc] {
+            *then_return = next_returns;
+        }
+    }
 }
 
 /// Which ops something jumps to (a jump, a loop's body or exit), by op (one past the end too).
@@ -252,6 +271,7 @@ impl Compiler {
             code: Code::default(),
             height: 0,
             loops: Vec::new(),
+            own_slots: 0,
         }
     }
 
@@ -356,6 +376,7 @@ impl Compiler {
                     cost,
                     target: 0,
                     x,
+                    then_return: false,
                 };
                 self.emit(op, span, 0)
             }
@@ -532,6 +553,7 @@ impl Compiler {
                     upval: *upval,
                     own: *own,
                     add,
+                    own_slots: if *own { self.own_slots } else { 0 },
                     op: *op,
                     slot: *slot,
                     y: if *op == BinOp::Sub { -*y } else { *y },
@@ -751,8 +773,8 @@ impl Compiler {
                 let lp = self.loops.pop().expect("pushed by loop_body");
                 let exit = self.here();
                 self.patch(at, exit);
-                for b in lp.breaks {
-                    self.code.ops[b] = Op::JumpTrunc(exit, before);
+                for (b, height) in lp.breaks {
+                    self.code.ops[b] = Op::JumpTrunc(exit, height - before);
                 }
             }
             StmtKind::Break | StmtKind::Continue => {
@@ -762,11 +784,13 @@ impl Compiler {
                     self.emit(Op::BreakOut(is_break), span, 0);
                     return;
                 };
-                let height = lp.height;
-                let at = self.emit(Op::JumpTrunc(0, height), span, 0);
+                // The operands above the pass's are dropped (the compiler knows how many).
+                let drop = self.height - lp.height;
+                let at = self.emit(Op::JumpTrunc(0, drop), span, 0);
+                let height = self.height;
                 let lp = self.loops.last_mut().expect("checked above");
                 if is_break {
-                    lp.breaks.push(at);
+                    lp.breaks.push((at, height));
                 } else {
                     lp.continues.push(at);
                 }
@@ -797,7 +821,7 @@ impl Compiler {
         let lp = self.loops.pop().expect("pushed by loop_body");
         let end = self.here();
         self.patch(exit, end);
-        for b in lp.breaks {
+        for (b, _) in lp.breaks {
             self.patch(b, end);
         }
     }
@@ -822,7 +846,8 @@ mod tests {
     }
 
     /// The displayed value and steps, or the error and its span, of one run with `fuel` steps;
-    /// `plain` runs loops without the evaluator's fast loop.
+    /// `plain` runs every op in full (`Interp::step`: no fast case of the dispatch loop, no
+    /// fast loop).
     fn outcome(
         p: &Program,
         plain: bool,
@@ -866,6 +891,22 @@ mod tests {
             // target, `%` and `-`, a step that is a local, a condition other than `<`.
             "m = 1; for i = 0; i < 20; i += 1 { m += m }; r = 500; for j = 1; j < 50; j += 3 { r %= j }; m + r",
             "d = 2; q = 0; for k = 90; k >= 0; k -= d { q -= k }; for k = 0; k != 7; k += 1 { q /= 2 }; q",
+            // Calls and returns (the evaluator's fast cases against every op run in full): a
+            // wrong argument count, a text through `ReturnAdd`, a truth value as argument,
+            // the depth limit, a recursive function called through a variable (not its own
+            // name), returns of a text local and of a comparison.
+            "func f(a, b) { if a > 0 { f(a - 1) } else { 0 } }; f(3, 1)",
+            "func h(n) { if n < 1 { \"x\" } else { h(n - 1) + n } }; h(5)",
+            "func c(n) { if n == true { 1 } else { c(n < 5) } }; c(3) + c(9)",
+            "func d(n) { d(n + 1) }; d(0)",
+            "func mk() { g = func(x) { if x < 1 { 0 } else { g(x - 1) + 2 } }; g }; mk()(3)",
+            "func t(s, n) { if n < 1 { s } else { t(s + n, n - 1) } }; e = func(a, b) { a < b }; [t(\"\", 3), e(1, 2)]",
+            // Own calls keep the running closure: callbacks, captures and names inside them.
+            "func r(n) { if n < 1 { [1].map(func(x) { x + n }) } else { r(n - 1) + [n] } }; r(3)",
+            "func e(n) { if n < 1 { m + 1 } else { e(n - 1) } }; e(3)",
+            // A captured (boxed) parameter, and more slots than parameters.
+            "func b(n) { g = func() { n }; if n < 1 { g() } else { b(n - 1) + g() } }; b(3)",
+            "func s(n) { k = n * 2; if n < 1 { k } else { s(n - 1) + k } }; s(4) + s(-1)",
         ];
         for src in sources {
             let (plain, folded) = plain_and_folded(src);

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 mod call;
 mod cycles;
+mod step;
 mod stmt;
 mod vm;
 
@@ -140,9 +141,13 @@ pub(crate) enum Slot {
 /// A caller's state, kept while its callee runs (the frame stack replaces native recursion).
 struct Frame<'a> {
     code: &'a Code,
-    pc: usize,
+    pc: u32,
+    /// The callee is the caller's closure, which stays the running one (a call of the running
+    /// function by its own name, see [`crate::code::Op::CallUpvalLocalNum`]): no closure is
+    /// kept here and none restored by the return.
+    same: bool,
     base: usize,
-    op_base: usize,
+    /// The caller's closure, while another runs.
     closure: Option<Rc<Closure>>,
 }
 
@@ -160,9 +165,8 @@ pub struct Interp<'a> {
     /// call writes a frame's fields in place instead of building one and copying it).
     frames: Vec<Frame<'a>>,
     nframes: usize,
-    /// Where the running frame's slots and operands start.
+    /// Where the running frame's slots start.
     base: usize,
-    op_base: usize,
     closure: Option<Rc<Closure>>,
     pub fuel: u64,
     /// Bytes left of [`SizeLimits::memory`].
@@ -199,7 +203,6 @@ impl<'a> Interp<'a> {
             frames: Vec::with_capacity(64),
             nframes: 0,
             base: 0,
-            op_base: 0,
             closure: None,
             fuel,
             memory: limits.memory,
@@ -265,7 +268,6 @@ impl<'a> Interp<'a> {
         self.pop_slots(height);
         self.operands.truncate(operands);
         self.base = 0;
-        self.op_base = 0;
         self.closure = None;
         self.nested = 0;
         self.forbid_locals = None;
@@ -297,17 +299,23 @@ impl<'a> Interp<'a> {
     /// Drops the slots from `height` on.
     #[inline(always)]
     fn pop_slots(&mut self, height: usize) {
-        // Checked in place: a number or an unset slot owns nothing, so it is forgotten, not
-        // dropped (`truncate` and a dropped `pop` both call the drop glue, a call and a jump
-        // table per slot; a popped slot matched whole is copied out first).
+        // Checked in place: a number owns nothing, so it is forgotten, not dropped (`truncate`
+        // and a dropped `pop` both call the drop glue, a call and a jump table per slot; a
+        // popped slot matched whole is copied out first). Numbers alone are one comparison of
+        // the tag (with `Unset` too the slot's variant is decoded first).
         while self.stack.len() > height {
-            match self.stack.last() {
-                Some(Slot::Val(Value::Number(_)) | Slot::Unset) => {
-                    std::mem::forget(self.stack.pop())
-                }
-                _ => drop(self.stack.pop()),
+            if let Some(Slot::Val(Value::Number(_))) = self.stack.last() {
+                std::mem::forget(self.stack.pop());
+            } else {
+                self.drop_slot();
             }
         }
+    }
+
+    /// Drops the top slot (any but a number: see [`Interp::pop_slots`]).
+    #[inline(never)]
+    fn drop_slot(&mut self) {
+        self.stack.pop();
     }
 
     /// Resets a block's declared slots and creates its named functions.

@@ -258,15 +258,17 @@ impl Resolver {
                 boxed: f.slots[slot as usize].boxed,
             })
             .collect();
+        let boxes_params = params.iter().any(|d| d.boxed);
+        let slots = f.slots.len() as u32;
         Proto {
             name: def.name.as_ref().map(|n| Arc::from(&*n.name)),
-            boxes_params: params.iter().any(|d| d.boxed),
+            boxes_params,
+            code: crate::compile::function(&body, params.len(), boxes_params, slots),
             params,
-            slots: f.slots.len() as u32,
+            slots,
             slot_names: f.slots.iter().map(|s| s.name.clone()).collect(),
             captures: f.captures,
             capture_names: f.capture_names,
-            code: crate::compile::function(&body),
             body,
             span,
             origin: self.origin.clone(),

@@ -83,7 +83,6 @@ impl<'a> Interp<'a> {
                 let code = self.enter(f, new_base, args.len(), || span, None)?;
                 let (frames, operands) = (self.nframes, self.operands.len());
                 let saved_base = std::mem::replace(&mut self.base, new_base);
-                let saved_op_base = std::mem::replace(&mut self.op_base, operands);
                 let saved_closure = self.closure.replace(f.clone());
                 self.nested += 1;
                 let result = self.run(code);
@@ -95,7 +94,6 @@ impl<'a> Interp<'a> {
                     self.operands.truncate(operands);
                 }
                 self.base = saved_base;
-                self.op_base = saved_op_base;
                 self.closure = saved_closure;
                 result
             }
@@ -184,17 +182,14 @@ impl<'a> Interp<'a> {
     ) -> R<&'a Code> {
         let running = own.then_some(code);
         let callee = self.enter(&f, new_base, nargs, || code.spans[at], running)?;
-        let (base, op_base) = (
-            std::mem::replace(&mut self.base, new_base),
-            std::mem::replace(&mut self.op_base, self.operands.len()),
-        );
+        let base = std::mem::replace(&mut self.base, new_base);
         let closure = self.closure.replace(f);
         match self.frames.get_mut(self.nframes) {
             Some(frame) => {
                 frame.code = code;
-                frame.pc = pc;
+                frame.pc = pc as u32;
+                frame.same = false;
                 frame.base = base;
-                frame.op_base = op_base;
                 // A frame above the running ones holds no closure (a return takes it, an
                 // unwind clears it): the caller's is written without dropping what was there
                 // (a test and a branch per call).
@@ -203,9 +198,9 @@ impl<'a> Interp<'a> {
             }
             None => self.frames.push(Frame {
                 code,
-                pc,
+                pc: pc as u32,
+                same: false,
                 base,
-                op_base,
                 closure,
             }),
         }

@@ -3,18 +3,20 @@
 //! recursion never recurses natively. Native code re-enters the loop only to call a user
 //! function for a list method (a callback, counted by `nested`) and for a `was` argument
 //! (nested only as deep as the source; callbacks inside it are counted like any other).
-//! Loop passes on plain numbers run in [`Interp::fast_loop`], a small function whose state
-//! stays in registers.
+//! Every op or case the loop does not do itself runs in [`Interp::step`] (`step.rs`), undone
+//! before: one full implementation of each op. Loop passes on plain numbers run in
+//! [`Interp::fast_loop`], a small function whose state stays in registers.
 
 use super::{
     Closure, Flow, Interp, R, Slot, arith, compare_accepts, compare_num, fail, is_comparison,
 };
 use crate::ast::{BinOp, UnOp};
 use crate::code::{BinInfo, Code, Leaf, LoopInfo, Op};
-use crate::ir::{Const, Operand, Var, cost};
+use crate::ir::{Const, Operand, cost};
 use crate::value::{Map, Value};
 use alea_core::Span;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// `a op= b` on two local numbers, for both fast paths of compound assignment (the parser
 /// makes only `+=`, `-=`, `*=`, `/=` and `%=`). The same results as [`super::num_op`]
@@ -46,15 +48,23 @@ pub(super) fn push_fast<T>(v: &mut Vec<T>, x: T) {
 /// A step budget as its polling point at or below it (a multiple of
 /// [`alea_core::POLL_STEPS`]) and the steps above that point.
 #[inline(always)]
-fn split_fuel(fuel: u64) -> (u64, u64) {
+pub(super) fn split_fuel(fuel: u64) -> (u64, u64) {
     let below = fuel & (alea_core::POLL_STEPS - 1);
     (fuel - below, below)
 }
 
 #[cold]
 #[inline(never)]
-fn push_grow<T>(v: &mut Vec<T>, x: T) {
+pub(super) fn push_grow<T>(v: &mut Vec<T>, x: T) {
     v.push(x);
+}
+
+/// Where a run goes on after an op run in full ([`Interp::step`]).
+pub(super) enum Next<'a> {
+    /// At `pc` of this code.
+    Go(&'a Code, usize),
+    /// Nowhere: the run's value.
+    Done(Value),
 }
 
 impl<'a> Interp<'a> {
@@ -62,7 +72,7 @@ impl<'a> Interp<'a> {
     /// would be built in memory byte by byte and copied whole, which stalls the CPU's store
     /// forwarding (measured: a third of fib's time).
     #[inline(always)]
-    fn push_num_op(&mut self, op: BinOp, x: f64, y: f64) {
+    pub(super) fn push_num_op(&mut self, op: BinOp, x: f64, y: f64) {
         if is_comparison(op) {
             push_fast(&mut self.operands, Value::Bool(compare_num(op, x, y)));
         } else {
@@ -71,572 +81,359 @@ impl<'a> Interp<'a> {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Value {
+    pub(super) fn pop(&mut self) -> Value {
         self.operands.pop().unwrap_or_default()
+    }
+
+    /// Leaves the running function, whose slots are dropped: back in its caller's frame (its
+    /// code and position returned), or none when the caller is native (no frame of this run:
+    /// `start` is where they begin). The one return of both [`Interp::run`] and
+    /// [`Interp::step`].
+    #[inline(always)]
+    pub(super) fn leave(&mut self, start: usize) -> Option<(&'a Code, usize)> {
+        self.pop_slots(self.base);
+        if self.nframes == start {
+            return None;
+        }
+        self.nframes -= 1;
+        let frame = &mut self.frames[self.nframes];
+        let to = (frame.code, frame.pc as usize);
+        self.base = frame.base;
+        if !frame.same {
+            self.closure = frame.closure.take();
+        }
+        Some(to)
     }
 
     /// Runs `code` in the current frame until it ends ([`Op::End`]) or the frame it runs in
     /// returns ([`Op::Return`] with no caller pushed by this run). On an error the frames
     /// this run pushed are left for the caller to unwind.
     ///
-    /// The step budget lives in a local (a register) while the hot ops run, instead of being
-    /// loaded and stored for every charge: `self.fuel` is written back before anything else
-    /// reads or charges it (the ops in [`Interp::cold`], every slow path, every exit) and read
-    /// again after.
+    /// The dispatch loop here is small: it runs the common case of the common ops (plain
+    /// numbers, calls of user functions, returns) and nothing else, so its state (the code,
+    /// the position, the steps) stays in registers. Any other op or case it leaves undone and
+    /// runs in full out of line ([`Interp::step`], the one implementation of every op); a fast
+    /// case does exactly what `step` does in that case, checking everything it needs before
+    /// doing anything. Inside `was()` (no locals readable) every op runs in full, and so in
+    /// the tests' plain runs (`compile::NO_FOLD`), the oracle the fast cases are compared with.
     pub(super) fn run(&mut self, code: &'a Code) -> R<Value> {
         let start = self.nframes;
         let mut code = code;
         let mut pc = 0usize;
-        // The step budget as `mark + left`: `mark` the polling point at or below it (a
-        // multiple of POLL_STEPS), so a charge is one subtraction and one branch.
-        let (mut mark, mut left) = split_fuel(self.fuel);
-        // Pays `$n` steps for op `at`, or leaves the run (`self.fuel` written back). Steps left
-        // above `mark` cover it except when the budget crosses a polling point or runs out.
-        macro_rules! pay {
-            ($n:expr, $at:expr) => {
-                match left.checked_sub($n as u64) {
-                    Some(l) => left = l,
-                    None => {
-                        let fuel = mark + left;
-                        match fuel.checked_sub($n as u64) {
-                            Some(f) => {
-                                // A host's time limit (alea_core::Cancel), polled every
-                                // POLL_STEPS.
-                                if alea_core::Cancel::poll(fuel, f) {
-                                    self.fuel = f;
-                                    self.out_of_time(code.pay_span($at, fuel, true))?;
-                                }
-                                (mark, left) = split_fuel(f);
-                            }
-                            None => {
-                                self.out_of_steps(code.pay_span($at, fuel, false))?;
-                            }
-                        }
-                    }
-                }
-            };
-        }
-        // Runs `$e` with `self.fuel` up to date (it may charge steps or fail), then `?`.
-        macro_rules! sync {
-            ($e:expr) => {{
-                self.fuel = mark + left;
-                let r = $e;
-                (mark, left) = split_fuel(self.fuel);
-                r?
-            }};
-        }
-        // `?` on `$e`, which neither charges nor reads steps: `self.fuel` written back only
-        // when it fails.
-        macro_rules! tryf {
-            ($e:expr) => {
-                match $e {
-                    Ok(v) => v,
-                    Err(e) => {
-                        self.fuel = mark + left;
-                        return Err(e);
-                    }
-                }
-            };
-        }
-        // Returns `$v` from the running function: to the caller's frame, or out of this run
-        // when the caller is native. `$v` is evaluated where it is used, after the frame is
-        // popped: a number's return passes `Value::Number(x)`, so the value is only made at
-        // the push (from a float in a register; see `push_fast`).
-        macro_rules! ret {
-            ($v:expr) => {{
-                self.pop_slots(self.base);
-                if self.nframes == start {
-                    self.fuel = mark + left;
-                    return Ok($v);
-                }
-                self.nframes -= 1;
-                let frame = &mut self.frames[self.nframes];
-                code = frame.code;
-                pc = frame.pc;
-                self.base = frame.base;
-                self.op_base = frame.op_base;
-                self.closure = frame.closure.take();
-                push_fast(&mut self.operands, $v);
-            }};
-        }
-        loop {
-            let at = pc;
-            pc += 1;
-            match code.ops[at] {
-                Op::Burn(n) => pay!(n, at),
-                Op::Const(c, n) => {
-                    pay!(n, at);
-                    match c {
-                        Const::Number(x) => push_fast(&mut self.operands, Value::Number(x)),
-                        Const::Bool(b) => self.operands.push(Value::Bool(b)),
-                        Const::Nothing => self.operands.push(Value::Nothing),
-                        Const::Text(i) => {
-                            let v = self.text_constant(i);
-                            push_fast(&mut self.operands, v);
-                        }
-                    }
-                }
-                Op::Local(slot, n) => {
-                    pay!(n, at);
-                    // The common case inline: a plain slot outside `was()`.
-                    match &self.stack[self.base + slot as usize] {
-                        Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
-                            let x = *x;
-                            push_fast(&mut self.operands, Value::Number(x));
-                        }
-                        Slot::Val(v) if self.forbid_locals.is_none() => {
-                            let v = v.clone();
-                            push_fast(&mut self.operands, v);
-                        }
-                        _ => {
-                            let v = sync!(self.read_local(slot, code.spans[at]));
-                            push_fast(&mut self.operands, v);
-                        }
-                    }
-                }
-                Op::Upval(i, n) => {
-                    pay!(n, at);
-                    let fast = match (self.closure.as_deref(), self.forbid_locals) {
-                        (Some(Closure::User { captures, .. }), None) => {
-                            captures[i as usize].borrow().clone()
-                        }
-                        _ => None,
-                    };
-                    let v = match fast {
-                        Some(v) => v,
-                        None => sync!(self.read_upval(i, code.spans[at])),
-                    };
-                    push_fast(&mut self.operands, v);
-                }
-                Op::LocalNum {
-                    op,
-                    slot,
-                    y,
-                    cost: n,
-                    x,
-                } => {
-                    pay!(n, at);
-                    match &self.stack[self.base + slot as usize] {
-                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            let a = *a;
-                            self.push_num_op(op, a, y);
-                        }
-                        _ => {
-                            let a = sync!(self.read_local(slot, code.extra[x as usize]));
-                            let v = sync!(self.apply(op, a, Value::Number(y), code.spans[at]));
-                            push_fast(&mut self.operands, v);
-                        }
-                    }
-                }
-                Op::Binary(op) => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        // Numbers own nothing: forgotten, not dropped (a `truncate` would run
-                        // the drop glue, a jump table per operand).
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
-                        self.push_num_op(op, a, b);
-                        continue;
-                    }
-                    let y = self.pop();
-                    let x = self.pop();
-                    let v = sync!(self.apply_other(op, x, y, code.spans[at]));
-                    push_fast(&mut self.operands, v);
-                }
-                Op::BinLeaves(i, n) => {
-                    pay!(n, at);
-                    let bin = &code.bins[i as usize];
-                    match (self.leaf_num(bin.a.0), self.leaf_num(bin.b.0)) {
-                        (Some(x), Some(y)) => self.push_num_op(bin.op, x, y),
-                        _ => {
-                            let v = sync!(self.bin_leaves_slow(bin, code.spans[at]));
-                            push_fast(&mut self.operands, v);
-                        }
-                    }
-                }
-                Op::AndOr { op, end, x } => match self.pop() {
-                    Value::Bool(b) => {
-                        if (op == BinOp::And) != b {
-                            push_fast(&mut self.operands, Value::Bool(b));
-                            pc = end as usize;
-                        }
-                    }
-                    v => {
-                        self.fuel = mark + left;
-                        return fail(need_bool(op, &v), code.extra[x as usize]);
-                    }
-                },
-                Op::CheckCallee => {
-                    if let Some(v) = self.operands.last()
-                        && !matches!(v, Value::Function(_))
-                    {
-                        self.fuel = mark + left;
-                        return fail(format!("Cannot call {}", v.type_name()), code.spans[at]);
-                    }
-                }
-                Op::UpvalCallee { i, own, cost: n, x } => {
-                    pay!(n, at);
-                    let f = match self.own_closure(own) {
-                        Some(f) => f,
-                        None => tryf!(self.upval_function(i, || code.extra[x as usize])),
-                    };
-                    push_fast(&mut self.operands, Value::Function(f));
-                }
-                Op::Call(n) => {
-                    let n = n as usize;
-                    let callee = self.operands.len() - n - 1;
-                    let Value::Function(f) = std::mem::take(&mut self.operands[callee]) else {
-                        self.fuel = mark + left;
-                        return fail("internal: not a function", code.spans[at]);
-                    };
-                    if let Closure::User { .. } = &*f {
-                        let new_base = self.stack.len();
-                        self.stack
-                            .extend(self.operands.drain(callee + 1..).map(Slot::Val));
-                        self.operands.truncate(callee);
-                        code = tryf!(self.push_frame(f, new_base, n, code, pc, at, false));
-                        pc = 0;
-                    } else {
-                        let args = self.operands.split_off(callee + 1);
-                        self.operands.truncate(callee);
-                        let v = sync!(self.call(&f, &args, code.spans[at]));
-                        push_fast(&mut self.operands, v);
-                    }
-                }
-                Op::CallUpvalLocalNum {
-                    upval,
-                    own,
-                    add,
-                    op,
-                    slot,
-                    y,
-                    cost: n,
-                    x,
-                } => {
-                    pay!(n, at);
-                    let x = x as usize;
-                    let (f, own) = match self.own_closure(own) {
-                        Some(f) => (f, true),
-                        None => (tryf!(self.upval_function(upval, || code.extra[x])), false),
-                    };
-                    let new_base = self.stack.len();
-                    // The argument straight into its slot (see `push_num_op`).
-                    match &self.stack[self.base + slot as usize] {
-                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            let a = *a;
-                            if add {
-                                let v = Value::Number(a + y);
-                                push_fast(&mut self.stack, Slot::Val(v));
-                            } else if is_comparison(op) {
-                                let v = Value::Bool(compare_num(op, a, y));
-                                push_fast(&mut self.stack, Slot::Val(v));
-                            } else {
-                                let v = Value::Number(arith(op, a, y));
-                                push_fast(&mut self.stack, Slot::Val(v));
-                            }
-                        }
-                        _ => {
-                            let a = sync!(self.read_local(slot, code.extra[x + 1]));
-                            let y = if op == BinOp::Sub { -y } else { y };
-                            let v = sync!(self.apply(op, a, Value::Number(y), code.extra[x + 2]));
-                            push_fast(&mut self.stack, Slot::Val(v));
-                        }
-                    }
-                    if let Closure::User { .. } = &*f {
-                        code = tryf!(self.push_frame(f, new_base, 1, code, pc, at, own));
-                        pc = 0;
-                    } else {
-                        let arg = match self.stack.pop() {
-                            Some(Slot::Val(v)) => v,
-                            _ => Value::Nothing,
-                        };
-                        let v = sync!(self.call(&f, &[arg], code.spans[at]));
-                        push_fast(&mut self.operands, v);
-                    }
-                }
-                Op::Jump(t) => {
-                    pc = t as usize;
-                    // A loop's back edge: its next passes in the tight loop while they can.
-                    if pc < at {
-                        let fuel;
-                        (pc, fuel) = self.fast_loop(code, pc, mark + left);
-                        (mark, left) = split_fuel(fuel);
-                    }
-                }
-                Op::JumpTrunc(t, height) => {
-                    self.operands.truncate(self.op_base + height as usize);
-                    pc = t as usize;
-                }
-                Op::JumpIfFalse(t) => match self.pop() {
-                    Value::Bool(true) => {}
-                    Value::Bool(false) => pc = t as usize,
-                    _ => {
-                        self.fuel = mark + left;
-                        return fail("Condition must evaluate to true or false.", code.spans[at]);
-                    }
-                },
-                Op::TestLocalCmp {
-                    op,
-                    accepts,
-                    slot,
-                    y,
-                    cost: n,
-                    target,
-                    x,
-                } => {
-                    pay!(n, at);
-                    let b = match &self.stack[self.base + slot as usize] {
-                        Slot::Val(Value::Number(a)) if self.forbid_locals.is_none() => {
-                            compare_accepts(accepts, *a, y)
-                        }
-                        _ => {
-                            let x = x as usize;
-                            let (local_span, span) = (code.extra[x], code.extra[x + 1]);
-                            sync!(self.local_cmp_slow(op, slot, y, local_span, span))
-                        }
-                    };
-                    if !b {
-                        pc = target as usize;
-                    }
-                }
-                Op::Pop => {
-                    if let Some(v @ Value::Number(_)) = self.operands.pop() {
-                        std::mem::forget(v);
-                    }
-                }
-                Op::Return => match self.operands.last() {
-                    // A number is read in place and forgotten (a popped value matched as a
-                    // whole is dropped at the end of the match: a call of the drop glue).
-                    Some(&Value::Number(x)) => {
-                        std::mem::forget(self.operands.pop());
-                        ret!(Value::Number(x));
-                    }
-                    _ => {
-                        let v = self.pop();
-                        ret!(v);
-                    }
-                },
-                Op::ReturnBinary(op) => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
-                        if is_comparison(op) {
-                            ret!(Value::Bool(compare_num(op, a, b)));
-                        } else {
-                            ret!(Value::Number(arith(op, a, b)));
-                        }
-                        continue;
-                    }
-                    let y = self.pop();
-                    let x = self.pop();
-                    let v = sync!(self.apply_other(op, x, y, code.spans[at]));
-                    ret!(v);
-                }
-                Op::ReturnAdd => {
-                    let n = self.operands.len();
-                    if n >= 2
-                        && let (Value::Number(a), Value::Number(b)) =
-                            (&self.operands[n - 2], &self.operands[n - 1])
-                    {
-                        let (a, b) = (*a, *b);
-                        std::mem::forget(self.operands.pop());
-                        std::mem::forget(self.operands.pop());
-                        ret!(Value::Number(a + b));
-                        continue;
-                    }
-                    let y = self.pop();
-                    let x = self.pop();
-                    let v = sync!(self.apply_other(BinOp::Add, x, y, code.spans[at]));
-                    ret!(v);
-                }
-                Op::ReturnLocal(slot, n) => {
-                    pay!(n, at);
-                    let v = match &self.stack[self.base + slot as usize] {
-                        Slot::Val(Value::Number(x)) if self.forbid_locals.is_none() => {
-                            let x = *x;
-                            ret!(Value::Number(x));
-                            continue;
-                        }
-                        Slot::Val(v) if self.forbid_locals.is_none() => v.clone(),
-                        _ => sync!(self.read_local(slot, code.spans[at])),
-                    };
-                    ret!(v);
-                }
-                Op::End => {
-                    self.fuel = mark + left;
-                    return Ok(self.pop());
-                }
-                Op::AssignLocal(i) => {
-                    let info = &code.assigns[i as usize];
-                    let rhs = self.pop();
-                    let span = code.spans[at];
-                    if let (Var::Local(slot), None) = (&info.var, self.forbid_locals) {
-                        let cell = &mut self.stack[self.base + *slot as usize];
-                        match (info.op, cell, &rhs) {
-                            (None, s @ (Slot::Val(_) | Slot::Unset), _) => {
-                                *s = Slot::Val(rhs);
-                                continue;
-                            }
-                            (
-                                Some(BinOp::Add),
-                                Slot::Val(Value::Text(_)),
-                                Value::Text(_) | Value::Number(_) | Value::Bool(_),
-                            ) => {
-                                sync!(self.append_to_local(*slot, &rhs, span));
-                                continue;
-                            }
-                            (Some(op), Slot::Val(Value::Number(a)), Value::Number(b)) => {
-                                *a = compound(op, *a, *b);
-                                continue;
-                            }
-                            _ => {}
-                        }
-                    }
-                    sync!(self.assign(info, Vec::new(), rhs, span));
-                }
-                Op::NumUpdate {
-                    slot,
-                    op,
-                    rhs,
-                    skip,
-                } => {
-                    if self.forbid_locals.is_some() {
-                        continue;
-                    }
-                    let b = match rhs {
-                        Operand::Num(b) => b,
-                        Operand::Local(y) => match &self.stack[self.base + y as usize] {
-                            Slot::Val(Value::Number(b)) => *b,
-                            _ => continue,
-                        },
-                    };
-                    let i = self.base + slot as usize;
-                    if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
-                        continue;
-                    }
-                    // The right-hand node's step.
-                    pay!(cost::NODE, at);
-                    if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
-                        *a = compound(op, *a, b);
-                    }
-                    pc = skip as usize;
-                }
-                Op::ForInNext {
-                    decls,
-                    index,
-                    item,
-                    exit,
-                } => {
-                    let n = self.operands.len();
-                    let (Value::List(items), Value::Number(i)) =
-                        (&self.operands[n - 2], &self.operands[n - 1])
-                    else {
-                        self.fuel = mark + left;
-                        return fail("internal: no list to iterate", code.spans[at]);
-                    };
-                    let i = *i as usize;
-                    let Some(v) = items.get(i).cloned() else {
-                        self.operands.truncate(n - 2);
-                        pc = exit as usize;
-                        continue;
-                    };
-                    self.operands[n - 1] = Value::Number((i + 1) as f64);
-                    pay!(cost::PASS, at);
-                    let block = &code.blocks[decls as usize];
-                    if !block.decls.is_empty() {
-                        self.declare_block(block);
-                    }
-                    if let Some(ix) = index {
-                        self.store(ix, Value::Number(i as f64));
-                    }
-                    self.store(item, v);
-                }
-                Op::LoopNext(i) => {
-                    let fuel = mark + left;
-                    let (next, after) = self.fast_loop(code, at, fuel);
-                    // Passes may have run and stopped at this op again: the steps tell.
-                    if next != at || after != fuel {
-                        pc = next;
-                        (mark, left) = split_fuel(after);
-                        continue;
-                    }
-                    let l = &code.loops[i as usize];
-                    if self.forbid_locals.is_some() {
-                        continue;
-                    }
-                    let b = match l.rhs {
-                        Operand::Num(b) => b,
-                        Operand::Local(y) => match &self.stack[self.base + y as usize] {
-                            Slot::Val(Value::Number(b)) => *b,
-                            _ => continue,
-                        },
-                    };
-                    let i = self.base + l.slot as usize;
-                    if !matches!(self.stack[i], Slot::Val(Value::Number(_))) {
-                        continue;
-                    }
-                    // The update's right-hand node, the update, then the pass's steps: one
-                    // charge when both are there (running out in between leaves nothing
-                    // anyone sees, as the run fails), else the first that runs out fails.
-                    match fuel.checked_sub((cost::NODE + l.pass_cost) as u64) {
-                        Some(f) if !alea_core::Cancel::poll(fuel, f) => {
-                            (mark, left) = split_fuel(f)
-                        }
-                        _ => {
-                            self.fuel = fuel;
-                            self.burn(cost::NODE as u64, l.rhs_span)?;
-                            self.burn(l.pass_cost as u64, l.span)?;
-                            (mark, left) = split_fuel(self.fuel);
-                        }
-                    }
-                    if let Slot::Val(Value::Number(a)) = &mut self.stack[i] {
-                        *a = compound(l.op, *a, b);
-                    }
-                    let go = match &self.stack[self.base + l.cmp_slot as usize] {
-                        Slot::Val(Value::Number(x)) => compare_num(l.cmp, *x, l.y),
-                        _ => sync!(self.local_cmp_slow(
-                            l.cmp,
-                            l.cmp_slot,
-                            l.y,
-                            l.local_span,
-                            l.cond_span
-                        )),
-                    };
-                    pc = if go { l.body } else { l.exit } as usize;
-                }
-                // Every other op by name (no `_`: the jump table then covers every op, with
-                // no range check before it).
-                Op::Global(..)
-                | Op::Func(..)
-                | Op::Unary(_)
-                | Op::NeedBool(_)
-                | Op::MakeList(_)
-                | Op::MakeObject(_)
-                | Op::Member(_)
-                | Op::Method(..)
-                | Op::Index
-                | Op::CallBuiltin(..)
-                | Op::WasCheck(_)
-                | Op::WasEarlier(..)
-                | Op::Enter(_)
-                | Op::Assign(_)
-                | Op::ForInStart
-                | Op::BreakOut(_) => {
-                    self.fuel = mark + left;
-                    self.cold(code, at)?;
-                    (mark, left) = split_fuel(self.fuel);
+        #[cfg(test)]
+        let full = self.forbid_locals.is_some() || crate::compile::NO_FOLD.get();
+        #[cfg(not(test))]
+        let full = self.forbid_locals.is_some();
+        if full {
+            loop {
+                match self.step(start, code, pc)? {
+                    Next::Go(c, p) => (code, pc) = (c, p),
+                    Next::Done(v) => return Ok(v),
                 }
             }
         }
+        let (mut mark, mut left) = split_fuel(self.fuel);
+        // A call enters at once while the frames below this are fewer: within the depth limit
+        // and a frame to write in place (else `step` pushes one).
+        let mut frame_limit = self.frame_limit();
+        // Pays `$n` steps, or leaves the op to `step` (nothing done yet) when they cross a
+        // polling point or run out.
+        macro_rules! pay {
+            ($n:expr, $full:lifetime) => {
+                match left.checked_sub($n as u64) {
+                    Some(l) => left = l,
+                    None => break $full,
+                }
+            };
+        }
+        // Returns `$v` (a value made only now, after the frame is popped: see `push_fast`).
+        macro_rules! ret {
+            ($v:expr) => {{
+                match self.leave(start) {
+                    Some((c, p)) => {
+                        (code, pc) = (c, p);
+                        push_fast(&mut self.operands, $v);
+                    }
+                    None => {
+                        self.fuel = mark + left;
+                        return Ok($v);
+                    }
+                }
+            }};
+        }
+        'ops: loop {
+            let at = pc;
+            'full: {
+                pc = at + 1;
+                match code.ops[at] {
+                    Op::Burn(n) => pay!(n, 'full),
+                    Op::Const(Const::Number(x), n) => {
+                        pay!(n, 'full);
+                        push_fast(&mut self.operands, Value::Number(x));
+                    }
+                    Op::Local(slot, n) => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) => {
+                            let x = *x;
+                            pay!(n, 'full);
+                            push_fast(&mut self.operands, Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    Op::LocalNum {
+                        op,
+                        slot,
+                        y,
+                        cost: n,
+                        ..
+                    } => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) => {
+                            let a = *a;
+                            pay!(n, 'full);
+                            self.push_num_op(op, a, y);
+                        }
+                        _ => break 'full,
+                    },
+                    Op::Binary(op) => match self.two_numbers() {
+                        Some((a, b)) => self.push_num_op(op, a, b),
+                        None => break 'full,
+                    },
+                    Op::BinLeaves(i, n) => {
+                        let bin = &code.bins[i as usize];
+                        match (self.leaf_num(bin.a.0), self.leaf_num(bin.b.0)) {
+                            (Some(x), Some(y)) => {
+                                pay!(n, 'full);
+                                self.push_num_op(bin.op, x, y);
+                            }
+                            _ => break 'full,
+                        }
+                    }
+                    Op::CallUpvalLocalNum {
+                        upval,
+                        own,
+                        add: true,
+                        own_slots,
+                        slot,
+                        y,
+                        cost: n,
+                        ..
+                    } => {
+                        let Slot::Val(Value::Number(a)) = &self.stack[self.base + slot as usize]
+                        else {
+                            break 'full;
+                        };
+                        let a = *a;
+                        // The callee (none: the running closure, which stays the running
+                        // one), its code and its slots, with `enter`'s checks passed at once
+                        // (or the call runs in full). A call of the running function whose
+                        // entry the compiler checked (`own_slots`) has none left to pass.
+                        let (f, callee, slots) = if own_slots != 0 {
+                            (None, code, own_slots as usize)
+                        } else {
+                            let f = match (own, self.closure.as_deref()) {
+                                (true, Some(_)) => None,
+                                (false, Some(Closure::User { captures, .. })) => match captures
+                                    .get(upval as usize)
+                                    .map(|c| c.borrow())
+                                    .as_deref()
+                                {
+                                    Some(Some(Value::Function(f))) => Some(f.clone()),
+                                    _ => break 'full,
+                                },
+                                _ => break 'full,
+                            };
+                            let Some(Closure::User { index, proto, .. }) =
+                                f.as_deref().or(self.closure.as_deref())
+                            else {
+                                break 'full;
+                            };
+                            let callee = if own {
+                                code
+                            } else {
+                                match self.protos.get(*index as usize) {
+                                    Some(p) if Arc::ptr_eq(p, proto) => &p.code,
+                                    _ => break 'full,
+                                }
+                            };
+                            if proto.params.len() != 1 || proto.boxes_params {
+                                break 'full;
+                            }
+                            let slots = proto.slots as usize;
+                            (f, callee, slots)
+                        };
+                        let new_base = self.stack.len();
+                        if self.nframes >= frame_limit || self.stack.capacity() - new_base < slots {
+                            break 'full;
+                        }
+                        pay!(n, 'full);
+                        // The argument straight into its slot (see `push_num_op`), the
+                        // callee's other slots unset, the caller kept in the frame above.
+                        push_fast(&mut self.stack, Slot::Val(Value::Number(a + y)));
+                        for _ in 1..slots {
+                            push_fast(&mut self.stack, Slot::Unset);
+                        }
+                        let frame = &mut self.frames[self.nframes];
+                        frame.code = code;
+                        frame.pc = pc as u32;
+                        frame.base = std::mem::replace(&mut self.base, new_base);
+                        frame.same = f.is_none();
+                        if let Some(f) = f {
+                            // Frames above the running ones hold no closure (see
+                            // `push_frame`).
+                            let caller = self.closure.replace(f);
+                            std::mem::forget(std::mem::replace(&mut frame.closure, caller));
+                        }
+                        self.nframes += 1;
+                        (code, pc) = (callee, 0);
+                    }
+                    Op::Jump(t) => {
+                        pc = t as usize;
+                        // A loop's back edge: its next passes in the tight loop while they can.
+                        if pc < at {
+                            let fuel;
+                            (pc, fuel) = self.fast_loop(code, pc, mark + left);
+                            (mark, left) = split_fuel(fuel);
+                        }
+                    }
+                    Op::JumpIfFalse(t) => match self.operands.last() {
+                        Some(&Value::Bool(b)) => {
+                            std::mem::forget(self.operands.pop());
+                            if !b {
+                                pc = t as usize;
+                            }
+                        }
+                        _ => break 'full,
+                    },
+                    Op::TestLocalCmp {
+                        accepts,
+                        slot,
+                        y,
+                        cost: n,
+                        target,
+                        then_return,
+                        ..
+                    } => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(a)) => {
+                            let a = *a;
+                            pay!(n, 'full);
+                            if !compare_accepts(accepts, a, y) {
+                                pc = target as usize;
+                            } else if then_return
+                                && let Op::ReturnLocal(slot, n) = code.ops[pc]
+                                && let Slot::Val(Value::Number(x)) =
+                                    &self.stack[self.base + slot as usize]
+                                && let Some(l) = left.checked_sub(n as u64)
+                            {
+                                // The `ReturnLocal` after the test, as its own arm below runs
+                                // it (when it cannot, it runs as the next op).
+                                let x = *x;
+                                left = l;
+                                ret!(Value::Number(x));
+                            }
+                        }
+                        _ => break 'full,
+                    },
+                    Op::Pop => match self.operands.last() {
+                        Some(Value::Number(_)) => std::mem::forget(self.operands.pop()),
+                        _ => break 'full,
+                    },
+                    Op::Return => match self.operands.last() {
+                        Some(&Value::Number(x)) => {
+                            std::mem::forget(self.operands.pop());
+                            ret!(Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    Op::ReturnBinary(op) => match self.two_numbers() {
+                        Some((a, b)) => {
+                            if is_comparison(op) {
+                                ret!(Value::Bool(compare_num(op, a, b)));
+                            } else {
+                                ret!(Value::Number(arith(op, a, b)));
+                            }
+                        }
+                        None => break 'full,
+                    },
+                    Op::ReturnAdd => match self.two_numbers() {
+                        Some((a, b)) => ret!(Value::Number(a + b)),
+                        None => break 'full,
+                    },
+                    Op::ReturnLocal(slot, n) => match &self.stack[self.base + slot as usize] {
+                        Slot::Val(Value::Number(x)) => {
+                            let x = *x;
+                            pay!(n, 'full);
+                            ret!(Value::Number(x));
+                        }
+                        _ => break 'full,
+                    },
+                    // Every other op by name (no `_`: the jump table then covers every op,
+                    // with no range check before it).
+                    Op::Const(..)
+                    | Op::Upval(..)
+                    | Op::Global(..)
+                    | Op::Func(..)
+                    | Op::Unary(_)
+                    | Op::AndOr { .. }
+                    | Op::NeedBool(_)
+                    | Op::MakeList(_)
+                    | Op::MakeObject(_)
+                    | Op::Member(_)
+                    | Op::Method(..)
+                    | Op::Index
+                    | Op::CallBuiltin(..)
+                    | Op::CallUpvalLocalNum { .. }
+                    | Op::CheckCallee
+                    | Op::UpvalCallee { .. }
+                    | Op::Call(_)
+                    | Op::WasCheck(_)
+                    | Op::WasEarlier(..)
+                    | Op::JumpTrunc(..)
+                    | Op::Enter(_)
+                    | Op::End
+                    | Op::AssignLocal(_)
+                    | Op::Assign(_)
+                    | Op::NumUpdate { .. }
+                    | Op::ForInStart
+                    | Op::ForInNext { .. }
+                    | Op::LoopNext(_)
+                    | Op::BreakOut(_) => break 'full,
+                }
+                continue 'ops;
+            }
+            // The op in full.
+            self.fuel = mark + left;
+            match self.step(start, code, at)? {
+                Next::Go(c, p) => (code, pc) = (c, p),
+                Next::Done(v) => return Ok(v),
+            }
+            (mark, left) = split_fuel(self.fuel);
+            frame_limit = self.frame_limit();
+        }
+    }
+
+    /// The calls from code a run may enter in place (see [`Interp::run`]): below the depth
+    /// limit (`depth` counts the callbacks running, which stay as they are during a run) and
+    /// with a frame to write.
+    pub(super) fn frame_limit(&self) -> usize {
+        let depth = self.limits.depth.saturating_sub(self.nested) as usize;
+        depth.min(self.frames.len())
+    }
+
+    /// The two operands on top when both are numbers, popped.
+    #[inline(always)]
+    pub(super) fn two_numbers(&mut self) -> Option<(f64, f64)> {
+        let n = self.operands.len();
+        if n >= 2
+            && let (Value::Number(a), Value::Number(b)) =
+                (&self.operands[n - 2], &self.operands[n - 1])
+        {
+            let (a, b) = (*a, *b);
+            // Numbers own nothing: forgotten, not dropped (a `truncate` would run the drop
+            // glue, a jump table per operand).
+            std::mem::forget(self.operands.pop());
+            std::mem::forget(self.operands.pop());
+            return Some((a, b));
+        }
+        None
     }
 
     /// Runs the ops from `pc` while they are loop ops on plain numbers (a pass's update,
@@ -647,7 +444,7 @@ impl<'a> Interp<'a> {
     /// it stopped and the steps left (every pass pays steps, so an unchanged budget means
     /// nothing ran).
     #[inline(never)]
-    fn fast_loop(&mut self, code: &Code, mut pc: usize, mut fuel: u64) -> (usize, u64) {
+    pub(super) fn fast_loop(&mut self, code: &Code, mut pc: usize, mut fuel: u64) -> (usize, u64) {
         #[cfg(test)]
         if crate::compile::NO_FOLD.get() {
             return (pc, fuel);
@@ -740,7 +537,7 @@ impl<'a> Interp<'a> {
 
     /// A leaf's number, when it is one and readable here (else the slow path decides).
     #[inline(always)]
-    fn leaf_num(&self, leaf: Leaf) -> Option<f64> {
+    pub(super) fn leaf_num(&self, leaf: Leaf) -> Option<f64> {
         if self.forbid_locals.is_some() {
             return None;
         }
@@ -757,7 +554,7 @@ impl<'a> Interp<'a> {
     }
 
     /// A leaf's value in evaluation order, with the errors its op would give.
-    fn leaf_value(&mut self, (leaf, span, local_span): (Leaf, Span, Span)) -> R<Value> {
+    pub(super) fn leaf_value(&mut self, (leaf, span, local_span): (Leaf, Span, Span)) -> R<Value> {
         match leaf {
             Leaf::Num(x) => Ok(Value::Number(x)),
             Leaf::Local(slot) => self.read_local(slot, span),
@@ -771,14 +568,14 @@ impl<'a> Interp<'a> {
     /// [`Op::BinLeaves`] on anything but two numbers.
     #[cold]
     #[inline(never)]
-    fn bin_leaves_slow(&mut self, bin: &BinInfo, span: Span) -> R<Value> {
+    pub(super) fn bin_leaves_slow(&mut self, bin: &BinInfo, span: Span) -> R<Value> {
         let x = self.leaf_value(bin.a)?;
         let y = self.leaf_value(bin.b)?;
         self.apply(bin.op, x, y, span)
     }
 
     /// Pays op `at`'s `n` steps from `self.fuel` (see [`Code::pay_span`]).
-    fn charge(&mut self, n: u32, code: &Code, at: usize) -> R<()> {
+    pub(super) fn charge(&mut self, n: u32, code: &Code, at: usize) -> R<()> {
         let fuel = self.fuel;
         match fuel.checked_sub(n as u64) {
             Some(f) => {
@@ -795,7 +592,7 @@ impl<'a> Interp<'a> {
     /// The ops that are no loop's or call's hot path, out of line so the dispatch loop stays
     /// small; none of them jumps. `self.fuel` is up to date.
     #[inline(never)]
-    fn cold(&mut self, code: &'a Code, at: usize) -> R<()> {
+    pub(super) fn cold(&mut self, code: &'a Code, at: usize) -> R<()> {
         match code.ops[at] {
             Op::Global(i, n) => {
                 self.charge(n, code, at)?;
@@ -919,14 +716,14 @@ impl<'a> Interp<'a> {
 /// Pays `n` steps in [`Interp::fast_loop`]: none when they run out or a time-limit poll is due
 /// (the dispatch loop then pays them in full).
 #[inline(always)]
-fn charge(fuel: u64, n: u32) -> Option<u64> {
+pub(super) fn charge(fuel: u64, n: u32) -> Option<u64> {
     let f = fuel.checked_sub(n as u64)?;
     ((fuel ^ f) < alea_core::POLL_STEPS).then_some(f)
 }
 
 /// A frame slot's number, if it holds one.
 #[inline(always)]
-fn num(frame: &[Slot], slot: u32) -> Option<f64> {
+pub(super) fn num(frame: &[Slot], slot: u32) -> Option<f64> {
     match frame.get(slot as usize) {
         Some(Slot::Val(Value::Number(x))) => Some(*x),
         _ => None,
@@ -935,7 +732,13 @@ fn num(frame: &[Slot], slot: u32) -> Option<f64> {
 
 /// [`Op::NumUpdate`] in [`Interp::fast_loop`]: the steps left, or none (nothing done).
 #[inline(always)]
-fn num_update(frame: &mut [Slot], slot: u32, op: BinOp, rhs: Operand, fuel: u64) -> Option<u64> {
+pub(super) fn num_update(
+    frame: &mut [Slot],
+    slot: u32,
+    op: BinOp,
+    rhs: Operand,
+    fuel: u64,
+) -> Option<u64> {
     let b = match rhs {
         Operand::Num(b) => b,
         Operand::Local(y) => num(frame, y)?,
@@ -953,7 +756,7 @@ fn num_update(frame: &mut [Slot], slot: u32, op: BinOp, rhs: Operand, fuel: u64)
 /// [`Op::LoopNext`] in [`Interp::fast_loop`]: whether the next pass runs and the steps left,
 /// or none (nothing done).
 #[inline(always)]
-fn loop_next(frame: &mut [Slot], l: &LoopInfo, fuel: u64) -> Option<(bool, u64)> {
+pub(super) fn loop_next(frame: &mut [Slot], l: &LoopInfo, fuel: u64) -> Option<(bool, u64)> {
     let b = match l.rhs {
         Operand::Num(b) => b,
         Operand::Local(y) => num(frame, y)?,
@@ -980,7 +783,7 @@ fn loop_next(frame: &mut [Slot], l: &LoopInfo, fuel: u64) -> Option<(bool, u64)>
 /// nothing of that pass done) and the steps left; none when an operand is no number (nothing
 /// done).
 #[inline(never)]
-fn held_passes(
+pub(super) fn held_passes(
     frame: &mut [Slot],
     l: &LoopInfo,
     (target, uop, urhs): (u32, BinOp, Operand),
@@ -1045,7 +848,7 @@ impl Held {
     /// whether the loop ended, and the steps paid. One function per pair of operators (a
     /// loop that may call `fmod` spills its values around the whole function it is in).
     #[inline(never)]
-    fn run(
+    pub(super) fn run(
         &self,
         mut i: f64,
         mut t: f64,
@@ -1074,7 +877,7 @@ impl Held {
 }
 
 /// The error of `&&` / `||` on an operand that is not true or false.
-fn need_bool(op: BinOp, v: &Value) -> String {
+pub(super) fn need_bool(op: BinOp, v: &Value) -> String {
     format!(
         "Operator {} needs true or false, got {}",
         op.symbol(),
