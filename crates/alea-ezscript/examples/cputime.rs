@@ -62,50 +62,85 @@ fn main() {
         alternating(n, rounds.max(1));
         return;
     }
-    {
-        println!(
-            "program\tEZScript\tRhai\tLua 5.4\t(mean of >= {n} runs and >= 0.5 s, ms of thread CPU time)"
+    println!(
+        "program\tEZScript\tRhai\tLua 5.4\t(mean of >= {n} runs and >= 0.5 s, ms of thread CPU time)"
+    );
+    for &(name, ez, rh, lu) in PROGRAMS {
+        let w = Workload::new(ez, rh, lu);
+        let env = w.env();
+        let t_ez = mean_cpu(n, || w.run_ez(&env));
+        let t_rhai = mean_cpu(n, || w.run_rhai());
+        let t_lua = mean_cpu(n, || w.run_lua());
+        println!("{name}\t{t_ez:.2}\t{t_rhai:.2}\t{t_lua:.2}");
+    }
+}
+
+/// One program ready to run in each engine, the host's `data` list given to each.
+struct Workload {
+    program: Program,
+    host: MapHost,
+    engine: rhai::Engine,
+    ast: rhai::AST,
+    data: rhai::Array,
+    // Kept alive for `lua_fn`.
+    _lua: mlua::Lua,
+    lua_fn: mlua::Function,
+}
+
+impl Workload {
+    fn new(ez: &str, rh: &str, lu: &str) -> Self {
+        let program = Program::compile(ez).expect("compiles");
+        let host = MapHost::new().with(
+            "data",
+            Value::list((0..N_LIST).map(|i| Value::Number(i as f64)).collect()),
         );
-        for &(name, ez, rh, lu) in PROGRAMS {
-            let program = Program::compile(ez).expect("compiles");
-            let host = MapHost::new().with(
-                "data",
-                Value::list((0..N_LIST).map(|i| Value::Number(i as f64)).collect()),
-            );
-            let env = Env {
-                fuel: u64::MAX / 2,
-                limits: SizeLimits::default(),
-                ..Env::with_host(&host)
-            };
-            let t_ez = mean_cpu(n, || {
-                std::hint::black_box(program.run(&env).expect("runs"));
-            });
-
-            let mut engine = rhai::Engine::new();
-            engine.set_max_expr_depths(0, 0);
-            engine.set_max_call_levels(1000);
-            let ast = engine.compile(rh).expect("compiles");
-            let data: rhai::Array = (0..N_LIST as i64).map(rhai::Dynamic::from).collect();
-            let t_rhai = mean_cpu(n, || {
-                let mut scope = rhai::Scope::new();
-                scope.push("data", data.clone());
-                let v = engine
-                    .eval_ast_with_scope::<rhai::Dynamic>(&mut scope, &ast)
-                    .expect("runs");
-                let _ = std::hint::black_box(v);
-            });
-
-            let lua = mlua::Lua::new();
-            let table = lua
-                .create_sequence_from((0..N_LIST as i64).map(|i| i as f64))
-                .expect("a table");
-            lua.globals().set("data", table).expect("a global");
-            let f = lua.load(lu).into_function().expect("compiles");
-            let t_lua = mean_cpu(n, || {
-                std::hint::black_box(f.call::<mlua::Value>(()).expect("runs"));
-            });
-            println!("{name}\t{t_ez:.2}\t{t_rhai:.2}\t{t_lua:.2}");
+        let mut engine = rhai::Engine::new();
+        engine.set_max_expr_depths(0, 0);
+        engine.set_max_call_levels(1000);
+        let ast = engine.compile(rh).expect("compiles");
+        let data: rhai::Array = (0..N_LIST as i64).map(rhai::Dynamic::from).collect();
+        let lua = mlua::Lua::new();
+        let table = lua
+            .create_sequence_from((0..N_LIST as i64).map(|i| i as f64))
+            .expect("a table");
+        lua.globals().set("data", table).expect("a global");
+        let lua_fn = lua.load(lu).into_function().expect("compiles");
+        Workload {
+            program,
+            host,
+            engine,
+            ast,
+            data,
+            _lua: lua,
+            lua_fn,
         }
+    }
+
+    /// EZScript's environment: an unlimited step budget (its check still runs).
+    fn env(&self) -> Env<'_> {
+        Env {
+            fuel: u64::MAX / 2,
+            limits: SizeLimits::default(),
+            ..Env::with_host(&self.host)
+        }
+    }
+
+    fn run_ez(&self, env: &Env<'_>) {
+        std::hint::black_box(self.program.run(env).expect("runs"));
+    }
+
+    fn run_rhai(&self) {
+        let mut scope = rhai::Scope::new();
+        scope.push("data", self.data.clone());
+        let v = self
+            .engine
+            .eval_ast_with_scope::<rhai::Dynamic>(&mut scope, &self.ast)
+            .expect("runs");
+        let _ = std::hint::black_box(v);
+    }
+
+    fn run_lua(&self) {
+        std::hint::black_box(self.lua_fn.call::<mlua::Value>(()).expect("runs"));
     }
 }
 
@@ -127,35 +162,13 @@ fn alternating(n: usize, rounds: usize) {
         "program\tEZScript\tRhai\tLua 5.4\tLua/EZ median (range)\t(medians of {rounds} alternating rounds of >= {n} runs and >= 0.1 s, ms of thread CPU time; Rhai once)"
     );
     for &(name, ez, rh, lu) in PROGRAMS {
-        let program = Program::compile(ez).expect("compiles");
-        let host = MapHost::new().with(
-            "data",
-            Value::list((0..N_LIST).map(|i| Value::Number(i as f64)).collect()),
-        );
-        let env = Env {
-            fuel: u64::MAX / 2,
-            limits: SizeLimits::default(),
-            ..Env::with_host(&host)
-        };
-        let lua = mlua::Lua::new();
-        let table = lua
-            .create_sequence_from((0..N_LIST as i64).map(|i| i as f64))
-            .expect("a table");
-        lua.globals().set("data", table).expect("a global");
-        let f = lua.load(lu).into_function().expect("compiles");
+        let w = Workload::new(ez, rh, lu);
+        let env = w.env();
         let mut t_ez = Vec::new();
         let mut t_lua = Vec::new();
         for round in 0..rounds {
-            let time_ez = || {
-                mean_cpu_for(n, MIN_NS, || {
-                    std::hint::black_box(program.run(&env).expect("runs"));
-                })
-            };
-            let time_lua = || {
-                mean_cpu_for(n, MIN_NS, || {
-                    std::hint::black_box(f.call::<mlua::Value>(()).expect("runs"));
-                })
-            };
+            let time_ez = || mean_cpu_for(n, MIN_NS, || w.run_ez(&env));
+            let time_lua = || mean_cpu_for(n, MIN_NS, || w.run_lua());
             if round % 2 == 0 {
                 t_ez.push(time_ez());
                 t_lua.push(time_lua());
@@ -168,19 +181,7 @@ fn alternating(n: usize, rounds: usize) {
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(0.0, f64::max);
 
-        let mut engine = rhai::Engine::new();
-        engine.set_max_expr_depths(0, 0);
-        engine.set_max_call_levels(1000);
-        let ast = engine.compile(rh).expect("compiles");
-        let data: rhai::Array = (0..N_LIST as i64).map(rhai::Dynamic::from).collect();
-        let t_rhai = mean_cpu_for(1, MIN_NS, || {
-            let mut scope = rhai::Scope::new();
-            scope.push("data", data.clone());
-            let v = engine
-                .eval_ast_with_scope::<rhai::Dynamic>(&mut scope, &ast)
-                .expect("runs");
-            let _ = std::hint::black_box(v);
-        });
+        let t_rhai = mean_cpu_for(1, MIN_NS, || w.run_rhai());
         println!(
             "{name}\t{:.2}\t{t_rhai:.2}\t{:.2}\t{:.2} ({lo:.2}-{hi:.2})",
             median(&t_ez),
