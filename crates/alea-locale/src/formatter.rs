@@ -300,43 +300,6 @@ impl LocaleFormatter {
             _ => return None,
         })
     }
-
-    /// The name of a poker hand type in the locale's language (tournament-data.md §6: German,
-    /// else English), by index in the order `highCard`, `onePair`, `twoPair`, `threeOfAKind`,
-    /// `straight`, `flush`, `fullHouse`, `fourOfAKind`, `straightFlush`, `royalFlush`.
-    /// `None` for an index above 9. These names are the app's, not CLDR's.
-    pub fn poker_hand_name(&self, hand_type: usize) -> Option<&'static str> {
-        const ENGLISH: [&str; 10] = [
-            "High Card",
-            "One Pair",
-            "Two Pair",
-            "Three of a Kind",
-            "Straight",
-            "Flush",
-            "Full House",
-            "Four of a Kind",
-            "Straight Flush",
-            "Royal Flush",
-        ];
-        const GERMAN: [&str; 10] = [
-            "Höchste Karte",
-            "Ein Paar",
-            "Zwei Paare",
-            "Drilling",
-            "Straße",
-            "Flush",
-            "Full House",
-            "Vierling",
-            "Straight Flush",
-            "Royal Flush",
-        ];
-        let names = if self.language() == "de" {
-            &GERMAN
-        } else {
-            &ENGLISH
-        };
-        names.get(hand_type).copied()
-    }
 }
 
 /// The EZScript number properties that format (ezscript.md §9.2, §9.3), in the spec's order;
@@ -381,21 +344,5 @@ mod send_sync {
     #[test]
     fn formatter_can_be_shared() {
         assert_send_sync::<super::LocaleFormatter>();
-    }
-}
-
-#[cfg(test)]
-mod hand_names {
-    use super::LocaleFormatter;
-
-    #[test]
-    fn german_and_english_hand_names() {
-        let de = LocaleFormatter::new("de-AT", "UTC", 0.0).unwrap();
-        let fr = LocaleFormatter::new("fr-FR", "UTC", 0.0).unwrap();
-        assert_eq!(de.poker_hand_name(2), Some("Zwei Paare"));
-        assert_eq!(de.poker_hand_name(0), Some("Höchste Karte"));
-        assert_eq!(fr.poker_hand_name(2), Some("Two Pair"));
-        assert_eq!(fr.poker_hand_name(9), Some("Royal Flush"));
-        assert_eq!(fr.poker_hand_name(10), None);
     }
 }
