@@ -193,17 +193,10 @@ impl Selector {
         )
     }
 
-    /// Whether member `m` passes the comparison against `x` (false for non-comparisons).
+    /// Whether member `m` passes the comparison against `x` (false for non-comparisons):
+    /// [`crate::ops::comparison`] without `drop`.
     pub fn compare(self, m: i32, x: i32) -> bool {
-        match self {
-            Selector::Eq => m == x,
-            Selector::Ne => m != x,
-            Selector::Lt => m < x,
-            Selector::Gt => m > x,
-            Selector::Le => m <= x,
-            Selector::Ge => m >= x,
-            _ => false,
-        }
+        crate::ops::comparison(self, false).is_some_and(|keep| keep.keeps(m, x))
     }
 }
 

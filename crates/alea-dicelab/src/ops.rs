@@ -115,13 +115,91 @@ pub fn concat(a: i32, b: i32) -> Result<i32, OpError> {
 
 /// `sum`, `prod` or `count` of `items` (dicelab.md §3): the wrapping sum (0 for `()`), the
 /// wrapping product (1 for `()`), the number of members.
+#[inline(always)]
 pub fn aggregate(op: Aggregate, items: impl IntoIterator<Item = i32>) -> i32 {
+    aggregate_kept(op, items, |_| true)
+}
+
+/// [`aggregate`] of the members of `items` that pass `keep` (`count >3 x` is
+/// `aggregate_kept(Count, x, |m| m > 3)`), without the filtered list. Every evaluator folds
+/// through this one rule; the sampler's monomorphic loops inline it with a constant `op` and
+/// `keep`. A member that fails adds the identity (0, 1, 0) instead of branching, so a short
+/// list folds in a few instructions a member.
+#[inline(always)]
+pub fn aggregate_kept(
+    op: Aggregate,
+    items: impl IntoIterator<Item = i32>,
+    keep: impl Fn(i32) -> bool,
+) -> i32 {
+    // The aggregate is decided once, outside the loop.
     let items = items.into_iter();
     match op {
-        Aggregate::Sum => items.fold(0i32, i32::wrapping_add),
-        Aggregate::Prod => items.fold(1i32, i32::wrapping_mul),
-        Aggregate::Count => items.fold(0i32, |n, _| n.wrapping_add(1)),
+        Aggregate::Sum => items.fold(0i32, |s, m| s.wrapping_add(if keep(m) { m } else { 0 })),
+        Aggregate::Prod => items.fold(1i32, |s, m| s.wrapping_mul(if keep(m) { m } else { 1 })),
+        Aggregate::Count => items.fold(0i32, |s, m| s.wrapping_add(i32::from(keep(m)))),
     }
+}
+
+/// The test a comparison filter keeps its members by, with `drop` already applied:
+/// `drop < x` keeps the members `m >= x` ([`comparison`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// `m == x`
+    Eq,
+    /// `m != x`
+    Ne,
+    /// `m < x`
+    Lt,
+    /// `m > x`
+    Gt,
+    /// `m <= x`
+    Le,
+    /// `m >= x`
+    Ge,
+}
+
+impl Cmp {
+    /// Whether member `m` is kept against the filter's value `x`.
+    #[inline(always)]
+    pub fn keeps(self, m: i32, x: i32) -> bool {
+        match self {
+            Cmp::Eq => m == x,
+            Cmp::Ne => m != x,
+            Cmp::Lt => m < x,
+            Cmp::Gt => m > x,
+            Cmp::Le => m <= x,
+            Cmp::Ge => m >= x,
+        }
+    }
+
+    /// The test that keeps exactly the members `self` rejects.
+    pub fn negated(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
+}
+
+/// What `SEL x` (or `drop SEL x`) keeps for a comparison selector (`== != < > <= >=`):
+/// `drop` keeps the members that fail the test (dicelab.md §3 "Filters"). `None` for
+/// `first`/`last`/`low`/`high`, which select by count.
+#[inline]
+pub fn comparison(selector: Selector, drop: bool) -> Option<Cmp> {
+    let keep = match selector {
+        Selector::Eq => Cmp::Eq,
+        Selector::Ne => Cmp::Ne,
+        Selector::Lt => Cmp::Lt,
+        Selector::Gt => Cmp::Gt,
+        Selector::Le => Cmp::Le,
+        Selector::Ge => Cmp::Ge,
+        Selector::First | Selector::Last | Selector::Low | Selector::High => return None,
+    };
+    Some(if drop { keep.negated() } else { keep })
 }
 
 /// Keeps (or, with `drop`, removes) the members of `list` picked by a `first`/`last`/`low`/
@@ -151,17 +229,30 @@ pub fn select_count(
                 list.drain(..len - n);
             }
         }
-        Selector::Low | Selector::High => {
-            // Which multiset to keep: the `m` smallest or the `m` largest values.
-            let (m, smallest) = match (selector, drop) {
-                (Selector::Low, false) => (n, true),
-                (Selector::High, false) => (n, false),
-                (Selector::Low, true) => (len - n, false),
-                _ => (len - n, true),
-            };
-            keep_extreme(list, m, smallest, scratch);
+        _ => {
+            if let Some((m, smallest)) = extreme_kept(selector, drop, n, len) {
+                keep_extreme(list, m, smallest, scratch);
+            }
         }
-        _ => {}
+    }
+}
+
+/// The multiset a `low`/`high` filter with count `n ≤ len` keeps of `len` members:
+/// `(m, true)` the `m` smallest values, `(m, false)` the `m` largest. `None` for the other
+/// selectors.
+#[inline]
+pub(crate) fn extreme_kept(
+    selector: Selector,
+    drop: bool,
+    n: usize,
+    len: usize,
+) -> Option<(usize, bool)> {
+    match (selector, drop) {
+        (Selector::Low, false) => Some((n, true)),
+        (Selector::High, false) => Some((n, false)),
+        (Selector::Low, true) => Some((len - n, false)),
+        (Selector::High, true) => Some((len - n, true)),
+        _ => None,
     }
 }
 
@@ -210,7 +301,12 @@ fn keep_extreme(list: &mut Vec<i32>, m: usize, smallest: bool, scratch: &mut Vec
 
 /// Keeps (or, with `drop`, removes) the members `m` of `list` with `m OP x`.
 pub fn select_compare(selector: Selector, drop: bool, x: i32, list: &mut Vec<i32>) {
-    list.retain(|&m| selector.compare(m, x) != drop);
+    match comparison(selector, drop) {
+        Some(keep) => list.retain(|&m| keep.keeps(m, x)),
+        // No member passes a count selector taken as a comparison, so `drop` keeps them all.
+        None if !drop => list.clear(),
+        None => {}
+    }
 }
 
 /// An operand that must be a single value (dicelab.md §3), as its error names it.
@@ -348,6 +444,55 @@ mod tests {
         assert_eq!(concat(1, 0), Ok(10));
         assert_eq!(concat(-1, 5), Ok(-15));
         assert_eq!(concat(1, -5), Err(OpError::NegativeConcat(-5)));
+    }
+
+    #[test]
+    fn aggregates_wrap_and_count_kept_members() {
+        use Aggregate::{Count, Prod, Sum};
+        assert_eq!(aggregate(Sum, []), 0);
+        assert_eq!(aggregate(Prod, []), 1);
+        assert_eq!(aggregate(Count, []), 0);
+        assert_eq!(aggregate(Sum, [i32::MAX, 1]), i32::MIN);
+        assert_eq!(aggregate(Prod, [65536, 65536]), 0);
+        assert_eq!(aggregate(Prod, [-3, 4, -1]), 12);
+        assert_eq!(aggregate(Count, [5, 0, -1]), 3);
+        let kept = |op| aggregate_kept(op, [1, 5, 4, 3], |m| m > 3);
+        assert_eq!((kept(Sum), kept(Prod), kept(Count)), (9, 20, 2));
+        // Nothing kept: the value of `()`.
+        let none = |op| aggregate_kept(op, [2, 3], |_| false);
+        assert_eq!((none(Sum), none(Prod), none(Count)), (0, 1, 0));
+    }
+
+    #[test]
+    fn comparison_filters_keep_or_drop() {
+        let run = |sel, drop, x, v: &[i32]| {
+            let mut l = v.to_vec();
+            select_compare(sel, drop, x, &mut l);
+            l
+        };
+        let v = [1, 5, 2, 3, 2];
+        assert_eq!(run(Selector::Eq, false, 2, &v), vec![2, 2]);
+        assert_eq!(run(Selector::Eq, true, 2, &v), vec![1, 5, 3]);
+        assert_eq!(run(Selector::Ne, false, 2, &v), vec![1, 5, 3]);
+        assert_eq!(run(Selector::Ne, true, 2, &v), vec![2, 2]);
+        assert_eq!(run(Selector::Lt, false, 3, &v), vec![1, 2, 2]);
+        assert_eq!(run(Selector::Lt, true, 3, &v), vec![5, 3]);
+        assert_eq!(run(Selector::Gt, false, 2, &v), vec![5, 3]);
+        assert_eq!(run(Selector::Gt, true, 2, &v), vec![1, 2, 2]);
+        assert_eq!(run(Selector::Le, false, 2, &v), vec![1, 2, 2]);
+        assert_eq!(run(Selector::Le, true, 2, &v), vec![5, 3]);
+        assert_eq!(run(Selector::Ge, false, 3, &v), vec![5, 3]);
+        assert_eq!(run(Selector::Ge, true, 3, &v), vec![1, 2, 2]);
+        assert_eq!(comparison(Selector::Gt, true), Some(Cmp::Le));
+        for sel in [
+            Selector::First,
+            Selector::Last,
+            Selector::Low,
+            Selector::High,
+        ] {
+            assert_eq!(comparison(sel, false), None);
+            assert_eq!(comparison(sel, true), None);
+        }
     }
 
     #[test]

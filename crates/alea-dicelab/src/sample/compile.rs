@@ -5,7 +5,7 @@
 use super::cx::fold_dice_fn;
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
-use crate::ops::Operand;
+use crate::ops::{self, Operand};
 
 pub(super) struct Compiler {
     /// Bindings enclosing the node being compiled (the environment's height).
@@ -228,7 +228,7 @@ impl Compiler {
             n,
             list,
         } = &a.kind
-            && selector.is_comparison()
+            && let Some(cmp) = ops::comparison(*selector, *drop)
         {
             let (x, cx) = self.scalar(n, Need::of(Operand::Filter(*selector), *selector_span));
             if let ExprKind::Var(v) = &list.kind
@@ -236,8 +236,7 @@ impl Compiler {
             {
                 let node = S::AggCmpVar {
                     op,
-                    sel: *selector,
-                    drop: *drop,
+                    cmp,
                     x: Box::new(x),
                     slot,
                     span,
@@ -255,7 +254,7 @@ impl Compiler {
                 let (n, cn) = self.scalar(count, Need::of(Operand::Count, *op_span));
                 let node = S::AggDice {
                     x: Some(Box::new(x)),
-                    fold: fold_dice_fn(op, Some((*selector, *drop))),
+                    fold: fold_dice_fn(op, Some(cmp)),
                     n: Box::new(n),
                     k,
                     span,
@@ -267,8 +266,7 @@ impl Compiler {
             if let L::Scalar(s, _) = list {
                 let node = S::AggCmpOne {
                     op,
-                    sel: *selector,
-                    drop: *drop,
+                    cmp,
                     x: Box::new(x),
                     s: Box::new(s),
                     span,
@@ -277,8 +275,7 @@ impl Compiler {
             }
             let node = S::AggCmp {
                 op,
-                sel: *selector,
-                drop: *drop,
+                cmp,
                 x: Box::new(x),
                 list: Box::new(list),
                 buf: Vec::new(),
@@ -412,13 +409,8 @@ impl Compiler {
                 let (x, cx) = self.scalar(n, need);
                 let (list, cl) = self.list(list);
                 let list = Box::new(list);
-                let node = if selector.is_comparison() {
-                    L::FilterCmp {
-                        sel: *selector,
-                        drop: *drop,
-                        x,
-                        list,
-                    }
+                let node = if let Some(cmp) = ops::comparison(*selector, *drop) {
+                    L::FilterCmp { cmp, x, list }
                 } else {
                     L::FilterSel {
                         sel: *selector,

@@ -2,7 +2,7 @@
 //! and the value helpers the nodes share.
 
 use crate::ast::{Aggregate, Selector};
-use crate::ops;
+use crate::ops::{self, Cmp};
 use crate::roll::{MAX_LIST_LEN, MAX_STEPS};
 use alea_core::{Diagnostic, Rng, Span};
 
@@ -133,124 +133,91 @@ pub(crate) fn compact(out: &mut Vec<i32>, start: usize, keep: impl Fn(i32) -> bo
     out.truncate(w);
 }
 
-/// `SEL x` on `out[start..]` for a comparison selector.
-pub(crate) fn compact_cmp(out: &mut Vec<i32>, start: usize, sel: Selector, drop: bool, k: i32) {
-    let d = drop;
-    match sel {
-        Selector::Eq => compact(out, start, |m| (m == k) != d),
-        Selector::Ne => compact(out, start, |m| (m != k) != d),
-        Selector::Lt => compact(out, start, |m| (m < k) != d),
-        Selector::Gt => compact(out, start, |m| (m > k) != d),
-        Selector::Le => compact(out, start, |m| (m <= k) != d),
-        _ => compact(out, start, |m| (m >= k) != d),
-    }
-}
-
-#[inline]
-pub(crate) fn fold(op: Aggregate, items: &[i32]) -> i32 {
-    match op {
-        Aggregate::Sum => items.iter().fold(0i32, |s, &x| s.wrapping_add(x)),
-        Aggregate::Prod => items.iter().fold(1i32, |s, &x| s.wrapping_mul(x)),
-        Aggregate::Count => items.len() as i32,
-    }
-}
-
-/// `op` over the members of `items` that pass `keep`, without branches on the members (a
-/// passing member adds itself, a failing one the identity), so short lists fold in a few
-/// instructions a member.
-#[inline(always)]
-fn fold_by(op: Aggregate, items: &[i32], keep: impl Fn(i32) -> bool) -> i32 {
-    match op {
-        Aggregate::Sum => items
-            .iter()
-            .fold(0i32, |s, &m| s.wrapping_add(if keep(m) { m } else { 0 })),
-        Aggregate::Prod => items
-            .iter()
-            .fold(1i32, |s, &m| s.wrapping_mul(if keep(m) { m } else { 1 })),
-        Aggregate::Count => items.iter().fold(0i32, |s, &m| s + i32::from(keep(m))),
-    }
-}
-
-/// Whether `m` passes `SEL x` for a comparison selector (`drop` inverts); nothing passes
-/// another selector (the compiler never builds one), as in [`fold_cmp`].
-#[inline(always)]
-fn passes(sel: Selector, drop: bool, m: i32, x: i32) -> bool {
-    let pass = match sel {
-        Selector::Eq => m == x,
-        Selector::Ne => m != x,
-        Selector::Lt => m < x,
-        Selector::Gt => m > x,
-        Selector::Le => m <= x,
-        Selector::Ge => m >= x,
-        _ => return false,
+/// `op` once per aggregate, with `$a` a constant equal to `$op` (see [`each_cmp`]).
+macro_rules! each_aggregate {
+    ($op:expr, $a:ident => $body:expr) => {
+        match $op {
+            Aggregate::Sum => {
+                const $a: Aggregate = Aggregate::Sum;
+                $body
+            }
+            Aggregate::Prod => {
+                const $a: Aggregate = Aggregate::Prod;
+                $body
+            }
+            Aggregate::Count => {
+                const $a: Aggregate = Aggregate::Count;
+                $body
+            }
+        }
     };
-    pass != drop
+}
+
+/// `$body` once per comparison, with `$c` a constant equal to `$cmp`: each copy inlines the
+/// one rule ([`Cmp::keeps`]) with a constant test, so its loop does not decide the test per
+/// member, and a closure that names only constants is a plain function (a [`FoldDice`]).
+macro_rules! each_cmp {
+    ($cmp:expr, $c:ident => $body:expr) => {
+        match $cmp {
+            Cmp::Eq => {
+                const $c: Cmp = Cmp::Eq;
+                $body
+            }
+            Cmp::Ne => {
+                const $c: Cmp = Cmp::Ne;
+                $body
+            }
+            Cmp::Lt => {
+                const $c: Cmp = Cmp::Lt;
+                $body
+            }
+            Cmp::Gt => {
+                const $c: Cmp = Cmp::Gt;
+                $body
+            }
+            Cmp::Le => {
+                const $c: Cmp = Cmp::Le;
+                $body
+            }
+            Cmp::Ge => {
+                const $c: Cmp = Cmp::Ge;
+                $body
+            }
+        }
+    };
+}
+
+/// `SEL x` on `out[start..]`: keeps the members that `cmp` keeps against `x`.
+pub(crate) fn compact_cmp(out: &mut Vec<i32>, start: usize, cmp: Cmp, x: i32) {
+    each_cmp!(cmp, C => compact(out, start, |m| C.keeps(m, x)))
 }
 
 /// [`fold_cmp`] with a one-member list (a loop's bound die, `count <6 x`) folded in the
-/// caller: one comparison instead of a call and the per-selector loop's setup.
+/// caller: one comparison instead of a call and the per-comparison loop's setup.
 #[inline(always)]
-pub(crate) fn fold_cmp_short(
-    op: Aggregate,
-    sel: Selector,
-    drop: bool,
-    x: i32,
-    items: &[i32],
-) -> i32 {
+pub(crate) fn fold_cmp_short(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
     if let [m] = *items {
-        let keep = passes(sel, drop, m, x);
-        return match op {
-            Aggregate::Sum => {
-                if keep {
-                    m
-                } else {
-                    0
-                }
-            }
-            Aggregate::Prod => {
-                if keep {
-                    m
-                } else {
-                    1
-                }
-            }
-            Aggregate::Count => i32::from(keep),
-        };
+        // The test first, then the aggregate (as the caller's code would be written).
+        let kept = cmp.keeps(m, x);
+        return ops::aggregate_kept(op, std::iter::once(m), move |_| kept);
     }
-    fold_cmp(op, sel, drop, x, items)
+    fold_cmp(op, cmp, x, items)
 }
 
-/// `op (SEL x items)` for a comparison selector, without building the filtered list.
+/// `op (SEL x items)` for the comparison `cmp`, without building the filtered list.
 #[inline(never)]
-pub(crate) fn fold_cmp(op: Aggregate, sel: Selector, drop: bool, x: i32, items: &[i32]) -> i32 {
-    // One loop per selector and `drop`, so the comparison is not decided per member.
-    match (sel, drop) {
-        (Selector::Eq, false) | (Selector::Ne, true) => fold_by(op, items, |m| m == x),
-        (Selector::Ne, false) | (Selector::Eq, true) => fold_by(op, items, |m| m != x),
-        (Selector::Lt, false) | (Selector::Ge, true) => fold_by(op, items, |m| m < x),
-        (Selector::Gt, false) | (Selector::Le, true) => fold_by(op, items, |m| m > x),
-        (Selector::Le, false) | (Selector::Gt, true) => fold_by(op, items, |m| m <= x),
-        (Selector::Ge, false) | (Selector::Lt, true) => fold_by(op, items, |m| m >= x),
-        // Not a comparison: nothing passes (the compiler never builds this).
-        _ => fold_by(op, items, |_| false),
-    }
+pub(crate) fn fold_cmp(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
+    each_cmp!(cmp, C => ops::aggregate_kept(op, items.iter().copied(), |m| C.keeps(m, x)))
 }
 
 /// `op` over `n` fresh `dk` that pass `keep`: the draws of `n#dk`, without the list.
 #[inline(always)]
-fn fold_dice_by(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i32) -> bool) -> i32 {
-    let mut draw = || (1 + rng.below(k)) as i32;
-    match op {
-        Aggregate::Sum => (0..n).fold(0i32, |s, _| {
-            let m = draw();
-            s.wrapping_add(if keep(m) { m } else { 0 })
-        }),
-        Aggregate::Prod => (0..n).fold(1i32, |s, _| {
-            let m = draw();
-            s.wrapping_mul(if keep(m) { m } else { 1 })
-        }),
-        Aggregate::Count => (0..n).fold(0i32, |s, _| s + i32::from(keep(draw()))),
-    }
+fn fold_dice(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i32) -> bool) -> i32 {
+    // A local copy keeps the generator's state in registers across the loop.
+    let mut local = rng.clone();
+    let v = ops::aggregate_kept(op, (0..n).map(|_| (1 + local.below(k)) as i32), keep);
+    *rng = local;
+    v
 }
 
 /// A fold over fresh dice chosen once by the compiler ([`fold_dice_fn`]): `fold(rng, n, k, x)`
@@ -258,80 +225,15 @@ fn fold_dice_by(rng: &mut Rng, op: Aggregate, n: usize, k: u64, keep: impl Fn(i3
 /// calls its loop directly instead of deciding the filter and the aggregate at every call.
 pub(crate) type FoldDice = fn(&mut Rng, usize, u64, i32) -> i32;
 
-/// The comparison a (selector, drop) pair keeps, as a constant parameter of the loops below;
-/// `ALL` keeps every die (no filter), `NONE` none (not a comparison: never built).
-const EQ: u8 = 0;
-const NE: u8 = 1;
-const LT: u8 = 2;
-const GT: u8 = 3;
-const LE: u8 = 4;
-const GE: u8 = 5;
-const NONE: u8 = 6;
-const ALL: u8 = 7;
-
-#[inline(always)]
-fn keeps<const C: u8>(m: i32, x: i32) -> bool {
-    match C {
-        EQ => m == x,
-        NE => m != x,
-        LT => m < x,
-        GT => m > x,
-        LE => m <= x,
-        GE => m >= x,
-        ALL => true,
-        _ => false,
-    }
-}
-
-const SUM: u8 = 0;
-const PROD: u8 = 1;
-const COUNT: u8 = 2;
-
-fn fold_dice_mono<const OP: u8, const C: u8>(rng: &mut Rng, n: usize, k: u64, x: i32) -> i32 {
-    let op = match OP {
-        SUM => Aggregate::Sum,
-        PROD => Aggregate::Prod,
-        _ => Aggregate::Count,
-    };
-    // A local copy keeps the generator's state in registers across the loop.
-    let mut local = rng.clone();
-    let v = fold_dice_by(&mut local, op, n, k, |m| keeps::<C>(m, x));
-    *rng = local;
-    v
-}
-
-/// The loop of `op (SEL x n#dk)`, or of `op n#dk` without `cmp`: one monomorphic function
-/// per aggregate and comparison.
-pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<(Selector, bool)>) -> FoldDice {
-    let class = match cmp {
-        None => ALL,
-        Some((Selector::Eq, false) | (Selector::Ne, true)) => EQ,
-        Some((Selector::Ne, false) | (Selector::Eq, true)) => NE,
-        Some((Selector::Lt, false) | (Selector::Ge, true)) => LT,
-        Some((Selector::Gt, false) | (Selector::Le, true)) => GT,
-        Some((Selector::Le, false) | (Selector::Gt, true)) => LE,
-        Some((Selector::Ge, false) | (Selector::Lt, true)) => GE,
-        Some(_) => NONE,
-    };
-    macro_rules! by_class {
-        ($op:ident) => {
-            match class {
-                EQ => fold_dice_mono::<$op, EQ>,
-                NE => fold_dice_mono::<$op, NE>,
-                LT => fold_dice_mono::<$op, LT>,
-                GT => fold_dice_mono::<$op, GT>,
-                LE => fold_dice_mono::<$op, LE>,
-                GE => fold_dice_mono::<$op, GE>,
-                ALL => fold_dice_mono::<$op, ALL>,
-                _ => fold_dice_mono::<$op, NONE>,
-            }
-        };
-    }
-    match op {
-        Aggregate::Sum => by_class!(SUM),
-        Aggregate::Prod => by_class!(PROD),
-        Aggregate::Count => by_class!(COUNT),
-    }
+/// The loop of `op (SEL x n#dk)` for the comparison `cmp`, or of `op n#dk` without one: one
+/// monomorphic function per aggregate and comparison.
+pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<Cmp>) -> FoldDice {
+    each_aggregate!(op, OP => match cmp {
+        None => |rng: &mut Rng, n: usize, k: u64, _: i32| fold_dice(rng, OP, n, k, |_| true),
+        Some(cmp) => each_cmp!(cmp, C => |rng: &mut Rng, n: usize, k: u64, x: i32| {
+            fold_dice(rng, OP, n, k, |m| C.keeps(m, x))
+        }),
+    })
 }
 
 /// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
@@ -416,12 +318,8 @@ pub(crate) fn select(
 ) {
     let len = list.len();
     let n = n.min(len);
-    let (m, smallest) = match (sel, drop) {
-        (Selector::Low, false) => (n, true),
-        (Selector::High, false) => (n, false),
-        (Selector::Low, true) => (len - n, false),
-        (Selector::High, true) => (len - n, true),
-        _ => return ops::select_count(sel, drop, n, list, scratch),
+    let Some((m, smallest)) = ops::extreme_kept(sel, drop, n, len) else {
+        return ops::select_count(sel, drop, n, list, scratch);
     };
     if m >= len || m == 0 || (m > 1 && m + 1 < len) {
         return ops::select_count(sel, drop, n, list, scratch);

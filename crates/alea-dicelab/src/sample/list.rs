@@ -110,11 +110,11 @@ impl L {
                 }
                 Ok(())
             }
-            L::FilterCmp { sel, drop, x, list } => {
+            L::FilterCmp { cmp, x, list } => {
                 let k = x.eval::<P>(cx)?;
                 let start = out.len();
                 list.eval::<P>(cx, out)?;
-                compact_cmp(out, start, *sel, *drop, k);
+                compact_cmp(out, start, *cmp, k);
                 Ok(())
             }
             L::FilterSel {
@@ -147,12 +147,12 @@ impl L {
                 span,
             } => {
                 // `if >0 x`: whether any member passes, without a list.
-                let taken = if let L::FilterCmp { sel, drop, x, list } = &mut **cond
+                let taken = if let L::FilterCmp { cmp, x, list } = &mut **cond
                     && let L::Var { slot, span } = **list
                 {
                     let x = x.eval::<P>(cx)?;
                     cx.own::<P>(1, span)?;
-                    fold_cmp_short(Aggregate::Count, *sel, *drop, x, &cx.env[slot]) > 0
+                    fold_cmp_short(Aggregate::Count, *cmp, x, &cx.env[slot]) > 0
                 } else {
                     buf.clear();
                     cond.eval::<P>(cx, buf)?;

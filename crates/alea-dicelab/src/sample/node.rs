@@ -5,7 +5,7 @@
 
 use super::cx::FoldDice;
 use crate::ast::{Aggregate, BinOp, Reorder, Selector};
-use crate::ops::Operand;
+use crate::ops::{Cmp, Operand};
 use alea_core::Span;
 
 /// Where a "needs a single value" error is reported: what the operand is and the span of the
@@ -101,8 +101,7 @@ pub(crate) enum S {
     /// `count >7 e`: folds the members that pass, without compacting.
     AggCmp {
         op: Aggregate,
-        sel: Selector,
-        drop: bool,
+        cmp: Cmp,
         x: Box<S>,
         list: Box<L>,
         buf: Vec<i32>,
@@ -111,16 +110,14 @@ pub(crate) enum S {
     /// `count >10 s` on a single value `s`: 1 or 0 (`sum`: `s` or 0, `prod`: `s` or 1).
     AggCmpOne {
         op: Aggregate,
-        sel: Selector,
-        drop: bool,
+        cmp: Cmp,
         x: Box<S>,
         s: Box<S>,
         span: Span,
     },
     AggCmpVar {
         op: Aggregate,
-        sel: Selector,
-        drop: bool,
+        cmp: Cmp,
         x: Box<S>,
         slot: usize,
         span: Span,
@@ -201,8 +198,7 @@ pub(crate) enum L {
     List(Vec<L>),
     Reorder(Reorder, Box<L>),
     FilterCmp {
-        sel: Selector,
-        drop: bool,
+        cmp: Cmp,
         x: S,
         list: Box<L>,
     },

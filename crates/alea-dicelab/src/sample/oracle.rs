@@ -148,11 +148,7 @@ impl Cx<'_, '_> {
             Aggregate(op, a) => {
                 let mut buf = self.take_buf();
                 let r = self.eval_into(a, &mut buf);
-                let v = match op {
-                    ast::Aggregate::Sum => buf.iter().fold(0i32, |s, &x| s.wrapping_add(x)),
-                    ast::Aggregate::Prod => buf.iter().fold(1i32, |s, &x| s.wrapping_mul(x)),
-                    ast::Aggregate::Count => buf.len() as i32,
-                };
+                let v = ops::aggregate(*op, buf.iter().copied());
                 self.give_buf(buf);
                 r.map(|()| v)
             }
@@ -260,19 +256,11 @@ impl Cx<'_, '_> {
                 if !selector.is_comparison() && k < 0 {
                     return Err(ops::negative_count(*selector_span, *selector, k));
                 }
-                if selector.is_comparison() {
+                if let Some(cmp) = ops::comparison(*selector, *drop) {
                     // Filter the members in place at the end of `out`.
                     let start = out.len();
                     self.eval_into(list, out)?;
-                    let d = *drop;
-                    match selector {
-                        ast::Selector::Eq => compact(out, start, |m| (m == k) != d),
-                        ast::Selector::Ne => compact(out, start, |m| (m != k) != d),
-                        ast::Selector::Lt => compact(out, start, |m| (m < k) != d),
-                        ast::Selector::Gt => compact(out, start, |m| (m > k) != d),
-                        ast::Selector::Le => compact(out, start, |m| (m <= k) != d),
-                        _ => compact(out, start, |m| (m >= k) != d),
-                    }
+                    compact(out, start, |m| cmp.keeps(m, k));
                     return Ok(());
                 }
                 let mut buf = self.take_buf();

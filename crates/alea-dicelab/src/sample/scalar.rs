@@ -1,8 +1,8 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold, fold_cmp, fold_cmp_short, select};
+use super::cx::{Cx, R, concat, div_k, fold_cmp, fold_cmp_short, select};
 use super::node::{L, Link, Need, S};
-use crate::ast::{Aggregate, BinOp};
+use crate::ast::BinOp;
 use crate::ops;
 
 /// The "needs a single value" error of a list of `len` members.
@@ -32,15 +32,10 @@ impl S {
             // The fold of a bound variable (`count <6 x` in a loop body) in the fast mode,
             // where its own steps are charged ahead.
             S::AggCmpVar {
-                op,
-                sel,
-                drop,
-                x,
-                slot,
-                ..
+                op, cmp, x, slot, ..
             } if !P => {
                 let x = x.operand(cx)?;
-                Ok(fold_cmp_short(*op, *sel, *drop, x, &cx.env[*slot]))
+                Ok(fold_cmp_short(*op, *cmp, x, &cx.env[*slot]))
             }
             _ => self.eval_node::<P>(cx),
         }
@@ -78,8 +73,7 @@ impl S {
                             }
                             cx.die(v as u64)
                         }
-                        Link::Agg(Aggregate::Count) => 1,
-                        Link::Agg(_) => v,
+                        Link::Agg(op) => ops::aggregate(op, [v]),
                     };
                 }
                 Ok(v)
@@ -143,7 +137,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
-                Ok(fold(*op, buf))
+                Ok(ops::aggregate(*op, buf.iter().copied()))
             }
             S::AggVar {
                 op,
@@ -153,7 +147,7 @@ impl S {
             } => {
                 cx.own::<P>(1, *span)?;
                 cx.own::<P>(1, *var_span)?;
-                Ok(fold(*op, &cx.env[*slot]))
+                Ok(ops::aggregate(*op, cx.env[*slot].iter().copied()))
             }
             S::AggDice {
                 x,
@@ -175,8 +169,7 @@ impl S {
             }
             S::AggCmp {
                 op,
-                sel,
-                drop,
+                cmp,
                 x,
                 list,
                 buf,
@@ -186,12 +179,11 @@ impl S {
                 let x = x.eval::<P>(cx)?;
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, buf))
+                Ok(fold_cmp(*op, *cmp, x, buf))
             }
             S::AggCmpOne {
                 op,
-                sel,
-                drop,
+                cmp,
                 x,
                 s,
                 span,
@@ -199,12 +191,11 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 let v = s.eval::<P>(cx)?;
-                Ok(fold_cmp_short(*op, *sel, *drop, x, &[v]))
+                Ok(fold_cmp_short(*op, *cmp, x, &[v]))
             }
             S::AggCmpVar {
                 op,
-                sel,
-                drop,
+                cmp,
                 x,
                 slot,
                 span,
@@ -213,7 +204,7 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 cx.own::<P>(1, *var_span)?;
-                Ok(fold_cmp(*op, *sel, *drop, x, &cx.env[*slot]))
+                Ok(fold_cmp(*op, *cmp, x, &cx.env[*slot]))
             }
             S::AggSel {
                 op,
@@ -234,7 +225,7 @@ impl S {
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
                 select(*sel, *drop, k as usize, buf, scratch, false);
-                Ok(fold(*op, buf))
+                Ok(ops::aggregate(*op, buf.iter().copied()))
             }
             S::Extreme {
                 largest,
