@@ -1,9 +1,10 @@
 //! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
-//! `n#die`, of `foreach` over a pool and of bindings read once against the installed
-//! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
-//! enumerate. Each line is a spelling the planning pass reads through counts per face; that
-//! they are *computed* that way (not by the general path) is checked in
-//! crates/alea-dicelab/tests/calc_matches.rs on pools too big to enumerate.
+//! `n#die`, of `foreach` over a pool, of bindings read once and of filter reads
+//! (calc/classes.rs) against the installed dicelab 0.7 (`/usr/bin/dicelab -c`), byte for
+//! byte, on pools small enough for 0.7 to enumerate. Each line is a spelling the planning
+//! pass reads through counts per face (or classes of faces); that they are *computed* that
+//! way (not by the general path) is checked in crates/alea-dicelab/tests/calc_matches.rs and
+//! calc_classes.rs on pools too big to enumerate.
 #![allow(clippy::print_stderr)]
 
 mod support;
@@ -91,6 +92,22 @@ const SINGLE_READ: &[&str] = &[
     "let x = 5#d6 in let k = 2 in sum(first k x) + sum(last k x)",
 ];
 
+/// A pool read several times through `count`/`sum`/`prod` of comparison filters, computed
+/// per class of faces (calc/classes.rs); the pools are small because 0.7 enumerates every
+/// sequence (8#d6 takes it 4 s).
+const CLASSES: &[&str] = &[
+    "let x = 5#d6 in count (>3 x) + count (<2 x)",
+    "let x = 5#d6 in count (>3 x) - count (==1 x)",
+    "let x = 4#d6 in sum (>3 x) * count (<=2 x)",
+    "let x = 3#d6 in prod (>1 x) + sum (drop ==6 x)",
+    "let x = 4#d10 in sum (>7 x) - count (==1 x)",
+    "let x = d3#d6 in count (>3 x) + count (<2 x)",
+    "let x = (2#d4, 2#d6) in sum (>2 x) - count (==1 x)",
+    "let x = >2 (4#d6) in count (>4 x) + count (<4 x)",
+    "let k = 3 in let x = 4#d6 in count (>k x) + count (<k x)",
+    "let x = 4#d6 in if >1 count (>4 x) then count (<3 x) else d6",
+];
+
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
     let out = support::program(bin, &["-c"]).stdin(program).output();
     (
@@ -110,6 +127,7 @@ fn planned_families_are_byte_identical_to_0_7() {
         .chain(POSITIONAL)
         .chain(MAPPED)
         .chain(SINGLE_READ)
+        .chain(CLASSES)
     {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");

@@ -6,11 +6,11 @@
 //! unordered mark (see `marks.rs`) lists are kept sorted, which turns sequences into multisets,
 //! and `n#die` stays a lazy pool evaluated outcome by outcome.
 
-use super::faces;
 use super::marks::{BindingOrder, node_key};
 use super::ops;
 use super::pool::{Keep, LazyPool};
 use super::reads::SingleReads;
+use super::{classes, faces};
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
@@ -50,6 +50,8 @@ pub(crate) struct Calc<'a> {
     pub overrides: HashMap<usize, Val>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
+    /// The `let`s read only through aggregates of comparison filters (see `classes.rs`).
+    pub classes: classes::Plan<'a>,
     /// The bindings read at most once (see `reads.rs`).
     pub single_reads: SingleReads<'a>,
     /// The single-read `let`s whose body is being evaluated with the value read in place (by
@@ -302,7 +304,7 @@ impl<'a> Calc<'a> {
                     Ok(with_cut(&branches[&taken], cut))
                 })?
             }
-            Let { value, body, .. } => {
+            Let { var, value, body } => {
                 if (self.single_reads.lets.contains_key(&node_key(e))
                     || self.disjoint_reads(e, value))
                     && !self.deterministic.contains(&node_key(value))
@@ -316,10 +318,31 @@ impl<'a> Calc<'a> {
                     .copied()
                     .unwrap_or(true);
                 let faces = self.faces.get(&(node_key(e), ordered)).cloned();
-                let v = match faces {
+                let classes = match value_ordered {
+                    false => self.classes.get(&node_key(e)).cloned(),
+                    true => None,
+                };
+                let v = match (faces, classes) {
+                    // x read only through aggregates of fixed comparison filters: the joint
+                    // value of those reads, per class of faces (planned before evaluation).
+                    // An error of the body is left to the general path, which meets the
+                    // values of x in its own order and so reports the first error there.
+                    (None, Some(c)) => match self.eval(value, false)? {
+                        Repr::Pool(p) => {
+                            let saved = self.budget.clone();
+                            if let Some(joint) = c.evaluate(self, &p, var.slot, e.span)?
+                                && let Ok(d) = c.mix_body(self, &joint, e, body, ordered)
+                            {
+                                return Ok(Repr::Dist(d));
+                            }
+                            self.budget = saved;
+                            self.materialize(&p, value)?
+                        }
+                        Repr::Dist(d) => d,
+                    },
                     // x read only through `==y x` (order-free, so x may be a multiset) in
                     // targets of its counts per face, planned before evaluation.
-                    Some(f) => match self.eval(value, false)? {
+                    (Some(f), _) => match self.eval(value, false)? {
                         Repr::Pool(p) => match f.evaluate(self, &p)? {
                             Some(joint) => {
                                 let d = f.mix_body(self, &joint, e, body, ordered)?;
@@ -329,7 +352,7 @@ impl<'a> Calc<'a> {
                         },
                         Repr::Dist(d) => d,
                     },
-                    None => self.dist(value, value_ordered)?,
+                    (None, None) => self.dist(value, value_ordered)?,
                 };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
@@ -788,7 +811,7 @@ impl<'a> Calc<'a> {
     }
 
     /// The single value of `e` when it has no dice and reads only slots below `slot`.
-    fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
+    pub(crate) fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
         fn outside(e: &Expr, slot: u32) -> bool {
             match &e.kind {
                 ExprKind::Var(v) => v.slot.is_some_and(|s| s < slot),
