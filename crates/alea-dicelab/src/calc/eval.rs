@@ -9,7 +9,7 @@
 use super::marks::{BindingOrder, node_key};
 use super::ops;
 use super::pool::{Keep, LazyPool};
-use super::reads::SingleReads;
+use super::reads::{Positions, SingleReads};
 use super::{classes, faces};
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
@@ -305,8 +305,9 @@ impl<'a> Calc<'a> {
                 })?
             }
             Let { var, value, body } => {
+                let positions = self.positions(e, value);
                 if (self.single_reads.lets.contains_key(&node_key(e))
-                    || self.disjoint_reads(e, value))
+                    || positions == Positions::Disjoint)
                     && !self.deterministic.contains(&node_key(value))
                     && let Some(r) = self.let_in_place(e, value, body, ordered)?
                 {
@@ -352,7 +353,10 @@ impl<'a> Calc<'a> {
                         },
                         Repr::Dist(d) => d,
                     },
-                    (None, None) => self.dist(value, value_ordered)?,
+                    (None, None) => match positions {
+                        Positions::Ends(k) => self.ends(value, k)?,
+                        _ => self.dist(value, value_ordered)?,
+                    },
                 };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
@@ -465,7 +469,7 @@ impl<'a> Calc<'a> {
     }
 
     /// `n#body` once the count and the body are evaluated.
-    fn repeat_built(
+    pub(crate) fn repeat_built(
         &mut self,
         e: &Expr,
         n: Dist<(i32, bool)>,
@@ -755,59 +759,6 @@ impl<'a> Calc<'a> {
         self.in_place.remove(&key);
         self.env.pop();
         r.map(Some)
-    }
-
-    /// Whether `e`, a `let` whose reads are all `first`/`last` (`reads.rs`), binds `n#die` (a
-    /// fixed n, a single-value die) and its reads keep disjoint positions: then they observe
-    /// different, independent dice, and each reads the value in place as k fresh dice
-    /// (`let x = 20#d10 in sum(first 1 x, last 1 x)` is `sum(2#d10)`). The counts must be
-    /// fixed before the body (without dice, reading only bindings outside the `let`); they
-    /// are evaluated here without charging the budget, and any error, cut or other shape
-    /// answers no (the general path reports it).
-    fn disjoint_reads(&mut self, e: &Expr, value: &Expr) -> bool {
-        let (Some(reads), ExprKind::Let { var, .. }) =
-            (self.single_reads.positional.get(&node_key(e)), &e.kind)
-        else {
-            return false;
-        };
-        let reads = reads.clone();
-        let saved = self.budget.clone();
-        let ok = self.check_disjoint(var.slot, value, &reads);
-        self.budget = saved;
-        ok.unwrap_or(false)
-    }
-
-    fn check_disjoint(
-        &mut self,
-        slot: u32,
-        value: &Expr,
-        reads: &[super::reads::PositionalRead<'_>],
-    ) -> Option<bool> {
-        let ExprKind::Repeat { count, body, .. } = &value.kind else {
-            return Some(false);
-        };
-        let n = self.fixed(count, slot)?.max(0);
-        let die = self.dist(body, true).ok()?;
-        if !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
-            return Some(false);
-        }
-        let mut windows = Vec::with_capacity(reads.len());
-        for r in reads {
-            let k = self.fixed(r.n, slot)?;
-            if k < 0 {
-                return Some(false);
-            }
-            let k = k.min(n);
-            windows.push(match (r.last, r.drop) {
-                (false, false) => (0, k),
-                (true, false) => (n - k, n),
-                (false, true) => (k, n),
-                (true, true) => (0, n - k),
-            });
-        }
-        windows.retain(|(a, b)| a < b);
-        windows.sort_unstable();
-        Some(windows.windows(2).all(|w| w[0].1 <= w[1].0))
     }
 
     /// The single value of `e` when it has no dice and reads only slots below `slot`.

@@ -9,18 +9,24 @@
 //! `first 1 20#d10`), not 10^20 sequences. `eval.rs` decides per evaluation whether to read in
 //! place (the value evaluates without an error or a cut path first, so errors and the
 //! truncated mass stay those of the binding).
+//!
+//! A binding of `n#die` read two or more times, every read a `first`/`last`, is read in place
+//! too when the reads keep disjoint positions, and bound to the dice at its two ends only
+//! when they overlap ([`Positions`]).
 
+use super::eval::{Calc, MAX_LIST, R};
 use super::marks::node_key;
 use crate::ast::{Expr, ExprKind, Selector};
+use alea_prob::Dist;
 use std::collections::HashMap;
 
 /// The reads of single-read bindings: for each such `Var` node (by key), the `let` node's key
 /// and its value expression; and the keys of every single-read `let` (read once or never).
 /// `positional` holds the `let`s read two or more times, every read the list of a
 /// `first`/`last` (or their `drop`) outside any loop, with each read's selector: when the value
-/// is `n#die` and the positions the reads keep are disjoint, the reads observe different dice,
-/// so each is read in place as well (`eval.rs` decides per evaluation); their `Var` nodes are in
-/// `vars` too.
+/// is `n#die`, the reads may observe different dice, or only dice at the two ends
+/// ([`Positions`], decided per evaluation); their `Var` nodes are in `vars` too (read in place
+/// only when the reads are disjoint).
 #[derive(Default)]
 pub(crate) struct SingleReads<'a> {
     pub vars: HashMap<usize, (usize, &'a Expr)>,
@@ -135,6 +141,106 @@ fn walk<'a>(
             for c in e.children() {
                 walk(c, loops, scope, uses, positional);
             }
+        }
+    }
+}
+
+/// How the `first`/`last` reads of a `let` of `n#die` (a fixed n ≤ [`MAX_LIST`], a
+/// single-value die, counts fixed before the body) observe its dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Positions {
+    /// Not such a `let`: the general path (or another plan) decides.
+    General,
+    /// The kept positions are disjoint: the reads observe different, independent dice, and
+    /// each reads the value in place as k fresh dice (`let x = 20#d10 in sum(first 1 x) +
+    /// sum(last 1 x)` is `sum(2#d10)`).
+    Disjoint,
+    /// Overlapping reads, all `first k` or `last k` (no `drop`), whose longest prefix `f` and
+    /// longest suffix `l` leave dice between them: every read sees the same values in the
+    /// `f + l` dice of the two ends as in all n (the middle is never read), so x may be bound
+    /// to `(f+l)#die` in order (`let x = 20#d10 in sum(first 2 x) + sum(first 1 x)` conditions
+    /// on 10^2 sequences, not 10^20). Holds the number of dice.
+    Ends(i32),
+}
+
+impl Calc<'_> {
+    /// The [`Positions`] of `e`, a `let` with `value`. The counts are evaluated here without
+    /// charging the budget, and any error, cut or other shape answers `General` (the general
+    /// path reports it).
+    pub(crate) fn positions(&mut self, e: &Expr, value: &Expr) -> Positions {
+        let (Some(reads), ExprKind::Let { var, .. }) =
+            (self.single_reads.positional.get(&node_key(e)), &e.kind)
+        else {
+            return Positions::General;
+        };
+        let reads = reads.clone();
+        let saved = self.budget.clone();
+        let p = self.check_positions(var.slot, value, &reads);
+        self.budget = saved;
+        p.unwrap_or(Positions::General)
+    }
+
+    fn check_positions(
+        &mut self,
+        slot: u32,
+        value: &Expr,
+        reads: &[PositionalRead<'_>],
+    ) -> Option<Positions> {
+        let ExprKind::Repeat { count, body, .. } = &value.kind else {
+            return Some(Positions::General);
+        };
+        let n = self.fixed(count, slot)?.max(0);
+        let die = self.dist(body, true).ok()?;
+        if n as usize > MAX_LIST || !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+            return Some(Positions::General);
+        }
+        let mut windows = Vec::with_capacity(reads.len());
+        for r in reads {
+            let k = self.fixed(r.n, slot)?;
+            if k < 0 {
+                return Some(Positions::General);
+            }
+            let k = k.min(n);
+            windows.push(match (r.last, r.drop) {
+                (false, false) => (0, k),
+                (true, false) => (n - k, n),
+                (false, true) => (k, n),
+                (true, true) => (0, n - k),
+            });
+        }
+        let ends = reads.iter().all(|r| !r.drop).then(|| {
+            let longest = |last: bool| {
+                reads
+                    .iter()
+                    .zip(&windows)
+                    .filter(|(r, _)| r.last == last)
+                    .map(|(_, (a, b))| b - a)
+                    .max()
+                    .unwrap_or(0)
+            };
+            longest(false) + longest(true)
+        });
+        windows.retain(|(a, b)| a < b);
+        windows.sort_unstable();
+        Some(if windows.windows(2).all(|w| w[0].1 <= w[1].0) {
+            Positions::Disjoint
+        } else {
+            match ends {
+                Some(k) if k < n => Positions::Ends(k),
+                _ => Positions::General,
+            }
+        })
+    }
+
+    /// The value `n#die` of a [`Positions::Ends`] `let`, as `k` dice in order.
+    pub(crate) fn ends(&mut self, value: &Expr, k: i32) -> R<Dist<super::eval::Val>> {
+        let ExprKind::Repeat { body, op_span, .. } = &value.kind else {
+            return self.dist(value, true);
+        };
+        let die = self.eval(body, true)?;
+        match self.repeat_built(value, Dist::certain((k, false)), *op_span, body, die, true)? {
+            super::eval::Repr::Dist(d) => Ok(d),
+            super::eval::Repr::Pool(p) => self.materialize(&p, value),
         }
     }
 }
