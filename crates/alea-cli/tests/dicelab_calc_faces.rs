@@ -70,7 +70,8 @@ const MAPPED: &[&str] = &[
 
 /// Bindings read once, outside any loop of their body, read in place (calc/reads.rs): a pool
 /// bound by `let` and read in order, never read, or bound inside a `foreach` body; and pools
-/// read by `first`/`last` at disjoint positions, or only at their two ends.
+/// read by `first`/`last` at disjoint positions, or only at their two ends and through
+/// `high`/`low` under an aggregate.
 const SINGLE_READ: &[&str] = &[
     "let x = 4#d6 in first 1 x",
     "let x = 4#d6 in sum(last 2 x)",
@@ -94,6 +95,10 @@ const SINGLE_READ: &[&str] = &[
     "let x = 5#d6 in sum(first 2 x) + sum(first 1 x)",
     "let x = 5#d4 in sum (first 2 x) * sum (last 1 x) - sum (first 1 x)",
     "let x = 5#d6 in if >3 first 1 x then sum (first 3 x) else 0",
+    // ... and through `high`/`low` under an aggregate.
+    "let x = 5#d6 in sum (high 1 x) + sum (first 1 x)",
+    "let x = 5#d6 in sum (low 2 x) * sum (last 1 x) - sum (first 2 x)",
+    "let x = 5#d6 in sum (high 1 x) + sum (high 2 x)",
 ];
 
 /// A pool read several times through `count`/`sum`/`prod` of comparison filters, computed

@@ -354,7 +354,7 @@ impl<'a> Calc<'a> {
                         Repr::Dist(d) => d,
                     },
                     (None, None) => match positions {
-                        Positions::Ends(k) => self.ends(value, k)?,
+                        Positions::Ends(ends) => self.ends(value, ends)?,
                         _ => self.dist(value, value_ordered)?,
                     },
                 };
