@@ -117,6 +117,14 @@ const CLASSES: &[&str] = &[
     "let x = 4#d6 in if >1 count (>4 x) then count (<3 x) else d6",
 ];
 
+/// `high`/`low` of `n#die` read in order, from the counts per face (calc/kept.rs).
+const KEPT: &[&str] = &[
+    "sum(first 1 (high 3 (5#d6)))",
+    "first 1 (low 2 (5#d4))",
+    "sum (first 2 (high 3 (5#d6)))",
+    "last 1 (high 2 (6#d3))",
+];
+
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
     let out = support::program(bin, &["-c"]).stdin(program).output();
     (
@@ -137,6 +145,7 @@ fn planned_families_are_byte_identical_to_0_7() {
         .chain(MAPPED)
         .chain(SINGLE_READ)
         .chain(CLASSES)
+        .chain(KEPT)
     {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");

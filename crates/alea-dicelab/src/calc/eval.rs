@@ -118,7 +118,7 @@ impl<'a> Calc<'a> {
 
     /// The distribution of a single-value operand; its error names `what` at `at` (the
     /// place the roller reports it, see [`ops::not_single`]).
-    fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
+    pub(crate) fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
         let d = self.dist(e, false)?;
         d.try_map(|v| match v.items() {
             [x] => Ok((*x, v.cut())),
@@ -587,6 +587,15 @@ impl<'a> Calc<'a> {
             return Err(ops::negative_count(selector_span, selector, *k));
         }
         let mut l = None;
+        if !positional
+            && !selector.is_comparison()
+            && !drop
+            && ordered
+            && let Some(d) = self.kept_in_order(&nd, selector == Selector::High, list)?
+        {
+            // `high k (n#die)` in order: the kept dice without the sequences (`kept.rs`).
+            l = Some(Repr::Dist(d));
+        }
         if positional && nd.outcomes().all(|(_, cut)| !cut) {
             let read = self.through_reads(list);
             match self.positional_repeat(&nd, drop, read, ordered)? {

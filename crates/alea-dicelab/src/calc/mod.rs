@@ -33,6 +33,7 @@ mod classes;
 mod concrete;
 mod eval;
 mod faces;
+mod kept;
 mod marks;
 mod ops;
 mod pool;
