@@ -1,9 +1,10 @@
 //! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
-//! `n#die`, of `foreach` over a pool and of bindings read once against the installed
-//! dicelab 0.7 (`/usr/bin/dicelab -c`), byte for byte, on pools small enough for 0.7 to
-//! enumerate. Each line is a spelling the planning pass reads through counts per face; that
-//! they are *computed* that way (not by the general path) is checked in
-//! crates/alea-dicelab/tests/calc_matches.rs on pools too big to enumerate.
+//! `n#die`, of `foreach` over a pool, of bindings read once and of filter reads
+//! (calc/classes.rs) against the installed dicelab 0.7 (`/usr/bin/dicelab -c`), byte for
+//! byte, on pools small enough for 0.7 to enumerate. Each line is a spelling the planning
+//! pass reads through counts per face (or classes of faces); that they are *computed* that
+//! way (not by the general path) is checked in crates/alea-dicelab/tests/calc_matches.rs and
+//! calc_classes.rs on pools too big to enumerate.
 #![allow(clippy::print_stderr)]
 
 mod support;
@@ -69,7 +70,8 @@ const MAPPED: &[&str] = &[
 
 /// Bindings read once, outside any loop of their body, read in place (calc/reads.rs): a pool
 /// bound by `let` and read in order, never read, or bound inside a `foreach` body; and pools
-/// read by `first`/`last` at disjoint positions.
+/// read by `first`/`last` at disjoint positions, or only at their two ends and through
+/// `high`/`low` under an aggregate.
 const SINGLE_READ: &[&str] = &[
     "let x = 4#d6 in first 1 x",
     "let x = 4#d6 in sum(last 2 x)",
@@ -89,6 +91,38 @@ const SINGLE_READ: &[&str] = &[
     "let x = 5#d4 in sum(first 2 x) - sum(last 2 x)",
     "let x = 4#d6 in sum(first 2 x) * sum(drop first 2 x)",
     "let x = 5#d6 in let k = 2 in sum(first k x) + sum(last k x)",
+    // Read several times at overlapping positions, only at the two ends.
+    "let x = 5#d6 in sum(first 2 x) + sum(first 1 x)",
+    "let x = 5#d4 in sum (first 2 x) * sum (last 1 x) - sum (first 1 x)",
+    "let x = 5#d6 in if >3 first 1 x then sum (first 3 x) else 0",
+    // ... and through `high`/`low` under an aggregate.
+    "let x = 5#d6 in sum (high 1 x) + sum (first 1 x)",
+    "let x = 5#d6 in sum (low 2 x) * sum (last 1 x) - sum (first 2 x)",
+    "let x = 5#d6 in sum (high 1 x) + sum (high 2 x)",
+];
+
+/// A pool read several times through `count`/`sum`/`prod` of comparison filters, computed
+/// per class of faces (calc/classes.rs); the pools are small because 0.7 enumerates every
+/// sequence (8#d6 takes it 4 s).
+const CLASSES: &[&str] = &[
+    "let x = 5#d6 in count (>3 x) + count (<2 x)",
+    "let x = 5#d6 in count (>3 x) - count (==1 x)",
+    "let x = 4#d6 in sum (>3 x) * count (<=2 x)",
+    "let x = 3#d6 in prod (>1 x) + sum (drop ==6 x)",
+    "let x = 4#d10 in sum (>7 x) - count (==1 x)",
+    "let x = d3#d6 in count (>3 x) + count (<2 x)",
+    "let x = (2#d4, 2#d6) in sum (>2 x) - count (==1 x)",
+    "let x = >2 (4#d6) in count (>4 x) + count (<4 x)",
+    "let k = 3 in let x = 4#d6 in count (>k x) + count (<k x)",
+    "let x = 4#d6 in if >1 count (>4 x) then count (<3 x) else d6",
+];
+
+/// `high`/`low` of `n#die` read in order, from the counts per face (calc/kept.rs).
+const KEPT: &[&str] = &[
+    "sum(first 1 (high 3 (5#d6)))",
+    "first 1 (low 2 (5#d4))",
+    "sum (first 2 (high 3 (5#d6)))",
+    "last 1 (high 2 (6#d3))",
 ];
 
 fn run(bin: &str, program: &str) -> (Option<i32>, String) {
@@ -110,6 +144,8 @@ fn planned_families_are_byte_identical_to_0_7() {
         .chain(POSITIONAL)
         .chain(MAPPED)
         .chain(SINGLE_READ)
+        .chain(CLASSES)
+        .chain(KEPT)
     {
         let (code, theirs) = run(REFERENCE, program);
         assert_eq!(code, Some(0), "0.7 failed on {program}");

@@ -144,3 +144,50 @@ fn disjoint_positional_reads_are_independent_dice() {
     let e = run("let x = 20#d10 in sum (first 3 x) + sum (last 18 x)").unwrap_err();
     assert!(e.starts_with("1:11: calc limit in '#'"), "{e}");
 }
+
+#[test]
+fn overlapping_reads_see_the_end_dice_and_the_kept_middle() {
+    // Small pools: the same as the general path.
+    for program in [
+        "let x = 5#d6 in sum (first 2 X) + sum (first 1 X)",
+        "let x = 5#d4 in sum (first 2 X) * sum (last 1 X) - sum (first 1 X)",
+        "let k = 2 in let x = 5#d6 in sum (first k X) + sum (first 1 X)",
+        "let x = 5#d6 in if >3 first 1 X then sum (first 3 X) else 0",
+        "let x = 4#d6 in sum (last 2 X) - sum (last 1 X)",
+        "let x = 4#d6 in sum (high 1 (first 3 X)) + sum (first 1 X)",
+        // Order statistics under an aggregate, with or without positional reads.
+        "let x = 5#d6 in sum (high 1 X) + sum (first 1 X)",
+        "let x = 5#d6 in sum (low 2 X) * sum (last 1 X) - sum (first 2 X)",
+        "let x = 5#d6 in sum (high 1 X) + sum (high 2 X)",
+        "let x = 5#d6 in count (sort (high 2 X)) + prod (first 1 X)",
+        "let x = 3#d6 in sum (high 5 X) - sum (last 1 X)",
+        // Reads covering every die, a `drop`, both directions, an order statistic read in
+        // order: the general path either way.
+        "let x = 4#d6 in sum (first 3 X) + sum (last 2 X)",
+        "let x = 4#d6 in sum (drop last 1 X) + sum (first 1 X)",
+        "let x = 4#d6 in sum (high 1 X) + sum (low 1 X)",
+        "let x = 4#d6 in sum (drop high 1 X) + sum (first 1 X)",
+        "let x = 4#d6 in sum (first 1 (high 2 X)) + sum (first 1 X)",
+    ] {
+        let (once, twice) = twins(program);
+        assert_eq!(exact(&once), exact(&twice), "{once}");
+    }
+    // Big pools: only the dice at the ends are conditioned on.
+    assert_eq!(
+        exact("let x = 20#d10 in sum (first 2 x) + sum (first 1 x)"),
+        exact("2*d10 + d10")
+    );
+    // The first die a and the highest of all: a + max(a, the highest of the other 19).
+    assert_eq!(
+        exact("let x = 20#d10 in sum (high 1 x) + sum (first 1 x)"),
+        exact("let a = d10 in a + sum (high 1 (a, 19#d10))")
+    );
+    let body = "sum (first 3 X) - sum (last 2 X) * sum (first 1 X)";
+    assert_eq!(
+        exact(&format!("let x = 20#d6 in {}", body.replace('X', "x"))),
+        exact(&format!(
+            "let x = 6#d6 in {}",
+            body.replace('X', "(x, 0#x)")
+        ))
+    );
+}

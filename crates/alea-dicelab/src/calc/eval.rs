@@ -6,11 +6,11 @@
 //! unordered mark (see `marks.rs`) lists are kept sorted, which turns sequences into multisets,
 //! and `n#die` stays a lazy pool evaluated outcome by outcome.
 
-use super::faces;
 use super::marks::{BindingOrder, node_key};
 use super::ops;
 use super::pool::{Keep, LazyPool};
-use super::reads::SingleReads;
+use super::reads::{Positions, SingleReads};
+use super::{classes, faces};
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
@@ -50,6 +50,8 @@ pub(crate) struct Calc<'a> {
     pub overrides: HashMap<usize, Val>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
+    /// The `let`s read only through aggregates of comparison filters (see `classes.rs`).
+    pub classes: classes::Plan<'a>,
     /// The bindings read at most once (see `reads.rs`).
     pub single_reads: SingleReads<'a>,
     /// The single-read `let`s whose body is being evaluated with the value read in place (by
@@ -116,7 +118,7 @@ impl<'a> Calc<'a> {
 
     /// The distribution of a single-value operand; its error names `what` at `at` (the
     /// place the roller reports it, see [`ops::not_single`]).
-    fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
+    pub(crate) fn scalar(&mut self, e: &Expr, what: Operand, at: Span) -> R<Dist<(i32, bool)>> {
         let d = self.dist(e, false)?;
         d.try_map(|v| match v.items() {
             [x] => Ok((*x, v.cut())),
@@ -302,9 +304,10 @@ impl<'a> Calc<'a> {
                     Ok(with_cut(&branches[&taken], cut))
                 })?
             }
-            Let { value, body, .. } => {
+            Let { var, value, body } => {
+                let positions = self.positions(e, value);
                 if (self.single_reads.lets.contains_key(&node_key(e))
-                    || self.disjoint_reads(e, value))
+                    || positions == Positions::Disjoint)
                     && !self.deterministic.contains(&node_key(value))
                     && let Some(r) = self.let_in_place(e, value, body, ordered)?
                 {
@@ -316,10 +319,31 @@ impl<'a> Calc<'a> {
                     .copied()
                     .unwrap_or(true);
                 let faces = self.faces.get(&(node_key(e), ordered)).cloned();
-                let v = match faces {
+                let classes = match value_ordered {
+                    false => self.classes.get(&node_key(e)).cloned(),
+                    true => None,
+                };
+                let v = match (faces, classes) {
+                    // x read only through aggregates of fixed comparison filters: the joint
+                    // value of those reads, per class of faces (planned before evaluation).
+                    // An error of the body is left to the general path, which meets the
+                    // values of x in its own order and so reports the first error there.
+                    (None, Some(c)) => match self.eval(value, false)? {
+                        Repr::Pool(p) => {
+                            let saved = self.budget.clone();
+                            if let Some(joint) = c.evaluate(self, &p, var.slot, e.span)?
+                                && let Ok(d) = c.mix_body(self, &joint, e, body, ordered)
+                            {
+                                return Ok(Repr::Dist(d));
+                            }
+                            self.budget = saved;
+                            self.materialize(&p, value)?
+                        }
+                        Repr::Dist(d) => d,
+                    },
                     // x read only through `==y x` (order-free, so x may be a multiset) in
                     // targets of its counts per face, planned before evaluation.
-                    Some(f) => match self.eval(value, false)? {
+                    (Some(f), _) => match self.eval(value, false)? {
                         Repr::Pool(p) => match f.evaluate(self, &p)? {
                             Some(joint) => {
                                 let d = f.mix_body(self, &joint, e, body, ordered)?;
@@ -329,7 +353,10 @@ impl<'a> Calc<'a> {
                         },
                         Repr::Dist(d) => d,
                     },
-                    None => self.dist(value, value_ordered)?,
+                    (None, None) => match positions {
+                        Positions::Ends(ends) => self.ends(value, ends)?,
+                        _ => self.dist(value, value_ordered)?,
+                    },
                 };
                 if v.len() == 1 {
                     let val = v.outcomes().next().expect("one outcome").clone();
@@ -442,7 +469,7 @@ impl<'a> Calc<'a> {
     }
 
     /// `n#body` once the count and the body are evaluated.
-    fn repeat_built(
+    pub(crate) fn repeat_built(
         &mut self,
         e: &Expr,
         n: Dist<(i32, bool)>,
@@ -560,6 +587,15 @@ impl<'a> Calc<'a> {
             return Err(ops::negative_count(selector_span, selector, *k));
         }
         let mut l = None;
+        if !positional
+            && !selector.is_comparison()
+            && !drop
+            && ordered
+            && let Some(d) = self.kept_in_order(&nd, selector == Selector::High, list)?
+        {
+            // `high k (n#die)` in order: the kept dice without the sequences (`kept.rs`).
+            l = Some(Repr::Dist(d));
+        }
         if positional && nd.outcomes().all(|(_, cut)| !cut) {
             let read = self.through_reads(list);
             match self.positional_repeat(&nd, drop, read, ordered)? {
@@ -734,61 +770,8 @@ impl<'a> Calc<'a> {
         r.map(Some)
     }
 
-    /// Whether `e`, a `let` whose reads are all `first`/`last` (`reads.rs`), binds `n#die` (a
-    /// fixed n, a single-value die) and its reads keep disjoint positions: then they observe
-    /// different, independent dice, and each reads the value in place as k fresh dice
-    /// (`let x = 20#d10 in sum(first 1 x, last 1 x)` is `sum(2#d10)`). The counts must be
-    /// fixed before the body (without dice, reading only bindings outside the `let`); they
-    /// are evaluated here without charging the budget, and any error, cut or other shape
-    /// answers no (the general path reports it).
-    fn disjoint_reads(&mut self, e: &Expr, value: &Expr) -> bool {
-        let (Some(reads), ExprKind::Let { var, .. }) =
-            (self.single_reads.positional.get(&node_key(e)), &e.kind)
-        else {
-            return false;
-        };
-        let reads = reads.clone();
-        let saved = self.budget.clone();
-        let ok = self.check_disjoint(var.slot, value, &reads);
-        self.budget = saved;
-        ok.unwrap_or(false)
-    }
-
-    fn check_disjoint(
-        &mut self,
-        slot: u32,
-        value: &Expr,
-        reads: &[super::reads::PositionalRead<'_>],
-    ) -> Option<bool> {
-        let ExprKind::Repeat { count, body, .. } = &value.kind else {
-            return Some(false);
-        };
-        let n = self.fixed(count, slot)?.max(0);
-        let die = self.dist(body, true).ok()?;
-        if !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
-            return Some(false);
-        }
-        let mut windows = Vec::with_capacity(reads.len());
-        for r in reads {
-            let k = self.fixed(r.n, slot)?;
-            if k < 0 {
-                return Some(false);
-            }
-            let k = k.min(n);
-            windows.push(match (r.last, r.drop) {
-                (false, false) => (0, k),
-                (true, false) => (n - k, n),
-                (false, true) => (k, n),
-                (true, true) => (0, n - k),
-            });
-        }
-        windows.retain(|(a, b)| a < b);
-        windows.sort_unstable();
-        Some(windows.windows(2).all(|w| w[0].1 <= w[1].0))
-    }
-
     /// The single value of `e` when it has no dice and reads only slots below `slot`.
-    fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
+    pub(crate) fn fixed(&mut self, e: &Expr, slot: u32) -> Option<i32> {
         fn outside(e: &Expr, slot: u32) -> bool {
             match &e.kind {
                 ExprKind::Var(v) => v.slot.is_some_and(|s| s < slot),

@@ -94,7 +94,12 @@ struct Context<'c> {
     binding_order: &'c BindingOrder,
 }
 
-fn refs<'a>(e: &'a Expr, slot: u32, path: &mut Vec<&'a Expr>, out: &mut Vec<Vec<&'a Expr>>) {
+pub(crate) fn refs<'a>(
+    e: &'a Expr,
+    slot: u32,
+    path: &mut Vec<&'a Expr>,
+    out: &mut Vec<Vec<&'a Expr>>,
+) {
     path.push(e);
     if matches!(&e.kind, ExprKind::Var(v) if v.slot == Some(slot)) {
         out.push(path.clone());
@@ -130,7 +135,7 @@ fn use_form(filter: &Expr, x: &Expr) -> Option<u32> {
 }
 
 /// Every variable read in `e` has a slot for which `ok` holds.
-fn reads_only(e: &Expr, ok: impl Fn(u32) -> bool) -> bool {
+pub(crate) fn reads_only(e: &Expr, ok: impl Fn(u32) -> bool) -> bool {
     let mut stack = vec![e];
     while let Some(n) = stack.pop() {
         if let ExprKind::Var(v) = &n.kind

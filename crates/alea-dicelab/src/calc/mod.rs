@@ -29,9 +29,11 @@
 //! to about 17 MiB of stack in a release build (measured, docs/performance/dicelab-calc.md
 //! "Calc's stack"); run it inside [`crate::with_big_stack`] when the input is untrusted.
 
+mod classes;
 mod concrete;
 mod eval;
 mod faces;
+mod kept;
 mod marks;
 mod ops;
 mod pool;
@@ -206,6 +208,7 @@ pub fn calculate_expr(
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
         faces: faces::plan(expr, &deterministic, &binding_order),
+        classes: classes::plan(expr, &deterministic),
         binding_order,
         deterministic,
         overrides: std::collections::HashMap::new(),

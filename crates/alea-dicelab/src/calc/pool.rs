@@ -32,6 +32,11 @@ pub(crate) struct LazyPool {
     pub keep: Option<Keep>,
 }
 
+/// Whether a member of value `v` passes every comparison filter (`drop` inverts one).
+pub(crate) fn passes(filters: &[(Selector, bool, i32)], v: i32) -> bool {
+    filters.iter().all(|(s, drop, x)| s.compare(v, *x) != *drop)
+}
+
 /// Above this many dice in one component, pools are summed by convolution only.
 pub(crate) const MAX_POOL_DICE: u32 = 5_000;
 
@@ -49,9 +54,7 @@ impl LazyPool {
     }
 
     fn passes(&self, v: i32) -> bool {
-        self.filters
-            .iter()
-            .all(|(s, drop, x)| s.compare(v, *x) != *drop)
+        passes(&self.filters, v)
     }
 
     /// The concatenation of two plain pools (independent).

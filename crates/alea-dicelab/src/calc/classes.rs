@@ -1,0 +1,211 @@
+//! Filter reads: `let x = POOL in …` where the body reads `x` only through `count`, `sum` or
+//! `prod` of comparison filters of it (`count (>3 x)`, `sum (drop ==1 x)`, `count x`, or a
+//! chain `count (<5 (>1 x))`), each filter's value fixed before the body.
+//!
+//! Such a read is an aggregate of the dice that pass its filters, so its value depends only on
+//! how many dice (count) or which values (sum, prod) fall in each class of faces, a class
+//! being the set of faces that the same reads accept. Each die adds to every read at once:
+//! for the vector of the reads' values, one die is the distribution of its contributions
+//! (`(1, 0)` for a 5 under `count (>3 x) + count (<2 x)`), and the pool is the convolution of
+//! its dice, component by component. The state is the joint value of the reads, the smallest
+//! statistic the body can observe: `let x = 30#d6 in count (>3 x) + count (<2 x)` is 496
+//! count vectors instead of 324 632 multisets, and for sums the state is the vector of sums
+//! per read. Then the body is evaluated once per joint value, with each read standing for its
+//! value ([`Calc::overrides`]), and the results are mixed, as `faces.rs` does for counts per
+//! face. A pool with a keep (`high 3 (30#d6)`) has no such classes and takes the general path.
+
+use super::eval::{Calc, R, Val, limit};
+use super::faces::{reads_only, refs};
+use super::marks::node_key;
+use super::pool::{LazyPool, passes};
+use crate::ast::{Aggregate, Expr, ExprKind, Selector};
+use alea_prob::Dist;
+use std::collections::{HashMap, HashSet};
+
+/// For each `let` (by node key) whose body reads its variable only through filter reads.
+pub(crate) type Plan<'a> = HashMap<usize, ClassPlan<'a>>;
+
+/// Recognises every `let` with dice in its value once, before evaluation (iterative: statements
+/// may nest thousands deep).
+pub(crate) fn plan<'a>(root: &'a Expr, deterministic: &HashSet<usize>) -> Plan<'a> {
+    let mut out = Plan::new();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Let { var, value, body } = &e.kind
+            && !deterministic.contains(&node_key(value))
+            && let Some(p) = recognise(body, var.slot, deterministic)
+        {
+            out.insert(node_key(e), p);
+        }
+        stack.extend(e.children());
+    }
+    out
+}
+
+/// The reads of one `let` body.
+#[derive(Clone)]
+pub(crate) struct ClassPlan<'a> {
+    reads: Vec<Read<'a>>,
+}
+
+/// `agg (f₁ (f₂ … x))`: the aggregate node and its comparison filters, innermost last.
+#[derive(Clone)]
+struct Read<'a> {
+    node: &'a Expr,
+    agg: Aggregate,
+    filters: Vec<(Selector, bool, &'a Expr)>,
+}
+
+fn recognise<'a>(body: &'a Expr, slot: u32, det: &HashSet<usize>) -> Option<ClassPlan<'a>> {
+    let mut uses = Vec::new();
+    refs(body, slot, &mut Vec::new(), &mut uses);
+    if uses.is_empty() {
+        return None;
+    }
+    let mut reads = Vec::with_capacity(uses.len());
+    for path in &uses {
+        let mut filters = Vec::new();
+        let mut child = *path.last()?;
+        let mut i = path.len() - 1;
+        let (node, agg) = loop {
+            i = i.checked_sub(1)?;
+            let node = path[i];
+            match &node.kind {
+                ExprKind::Filter {
+                    drop,
+                    selector,
+                    n,
+                    list,
+                    ..
+                } if selector.is_comparison()
+                    && std::ptr::eq(&**list, child)
+                    && det.contains(&node_key(n))
+                    && reads_only(n, |s| s < slot) =>
+                {
+                    filters.push((*selector, *drop, &**n));
+                }
+                // Under an aggregate, only the multiset matters.
+                ExprKind::Reorder(..) => {}
+                ExprKind::Aggregate(agg, _) => break (node, *agg),
+                _ => return None,
+            }
+            child = node;
+        };
+        reads.push(Read { node, agg, filters });
+    }
+    Some(ClassPlan { reads })
+}
+
+/// What one die adds to a read, and how contributions combine (as `ops::aggregate` folds).
+fn unit(agg: Aggregate, v: i32) -> i32 {
+    match agg {
+        Aggregate::Count => 1,
+        Aggregate::Sum | Aggregate::Prod => v,
+    }
+}
+
+fn identity(agg: Aggregate) -> i32 {
+    match agg {
+        Aggregate::Count | Aggregate::Sum => 0,
+        Aggregate::Prod => 1,
+    }
+}
+
+fn combine(agg: Aggregate, a: i32, b: i32) -> i32 {
+    match agg {
+        Aggregate::Count | Aggregate::Sum => a.wrapping_add(b),
+        Aggregate::Prod => a.wrapping_mul(b),
+    }
+}
+
+impl ClassPlan<'_> {
+    /// The joint distribution of the reads' values for `x` bound to `pool` (the environment
+    /// is the `let`'s, `let_slot` its variable's slot), one value per read; `None` when the
+    /// general path must decide (a pool with a keep; a filter value that is not one value or
+    /// fails, which the general path reports if it is reachable).
+    pub(crate) fn evaluate(
+        &self,
+        calc: &mut Calc<'_>,
+        pool: &LazyPool,
+        let_slot: u32,
+        span: alea_core::Span,
+    ) -> R<Option<Dist<Vec<i32>>>> {
+        if pool.keep.is_some() {
+            return Ok(None);
+        }
+        let mut filters = Vec::with_capacity(self.reads.len());
+        for r in &self.reads {
+            let mut f = Vec::with_capacity(r.filters.len());
+            for &(s, drop, n) in &r.filters {
+                let Some(k) = calc.fixed(n, let_slot) else {
+                    return Ok(None);
+                };
+                f.push((s, drop, k));
+            }
+            filters.push(f);
+        }
+        let start: Vec<i32> = self.reads.iter().map(|r| identity(r.agg)).collect();
+        let add = |a: &Vec<i32>, b: &Vec<i32>| -> Vec<i32> {
+            self.reads
+                .iter()
+                .zip(a.iter().zip(b))
+                .map(|(r, (&x, &y))| combine(r.agg, x, y))
+                .collect()
+        };
+        let mut parts = Vec::with_capacity(pool.components.len());
+        for (w, groups) in &pool.components {
+            let mut acc = Dist::certain(start.clone());
+            for (die, n) in groups {
+                // One die's contributions to every read; faces of one class merge here.
+                let one = die.map(|&v| {
+                    self.reads
+                        .iter()
+                        .zip(&filters)
+                        .map(|(r, f)| {
+                            if passes(&pool.filters, v) && passes(f, v) {
+                                unit(r.agg, v)
+                            } else {
+                                identity(r.agg)
+                            }
+                        })
+                        .collect::<Vec<i32>>()
+                });
+                // Die by die: the states stay the reachable joint values (n·|states|·|classes|
+                // pairs), where squaring would pair states with states.
+                for _ in 0..*n {
+                    acc = acc
+                        .product(&one, add, &mut calc.budget)
+                        .map_err(limit(span, "let"))?;
+                }
+            }
+            parts.push((w.clone(), acc));
+        }
+        let joint = Dist::mixture(parts, &mut calc.budget).map_err(limit(span, "let"))?;
+        Ok(Some(joint))
+    }
+
+    /// Evaluates `body` (the `let`'s, with `x` unread) once per joint value of the reads, each
+    /// read standing for its value, and mixes the results.
+    pub(crate) fn mix_body(
+        &self,
+        calc: &mut Calc<'_>,
+        joint: &Dist<Vec<i32>>,
+        e: &Expr,
+        body: &Expr,
+        ordered: bool,
+    ) -> R<Dist<Val>> {
+        calc.mix(joint, e.span, "let", |this, values| {
+            for (r, &v) in self.reads.iter().zip(values) {
+                this.overrides.insert(node_key(r.node), Val::one(v, false));
+            }
+            // `x` is bound to a placeholder so the slots of inner bindings stay in place.
+            this.env.push(Val::list(vec![]));
+            let d = this.dist(body, ordered);
+            this.env.pop();
+            for r in &self.reads {
+                this.overrides.remove(&node_key(r.node));
+            }
+            d
+        })
+    }
+}
