@@ -96,26 +96,24 @@ fn recognise<'a>(body: &'a Expr, slot: u32, det: &HashSet<usize>) -> Option<Clas
     Some(ClassPlan { reads })
 }
 
-/// What one die adds to a read, and how contributions combine (as `ops::aggregate` folds).
+/// What one die adds to a read: the aggregate of the one-member list (`ops::aggregate`, the
+/// one rule), or of `()` when the read's filters reject it.
 fn unit(agg: Aggregate, v: i32) -> i32 {
-    match agg {
-        Aggregate::Count => 1,
-        Aggregate::Sum | Aggregate::Prod => v,
-    }
+    crate::ops::aggregate(agg, [v])
 }
 
 fn identity(agg: Aggregate) -> i32 {
-    match agg {
-        Aggregate::Count | Aggregate::Sum => 0,
-        Aggregate::Prod => 1,
-    }
+    crate::ops::aggregate(agg, [])
 }
 
+/// Two partial values of a read joined: the aggregate of the joined members. A partial count
+/// is a number of members, so counts join by adding (the sum of the two).
 fn combine(agg: Aggregate, a: i32, b: i32) -> i32 {
-    match agg {
-        Aggregate::Count | Aggregate::Sum => a.wrapping_add(b),
-        Aggregate::Prod => a.wrapping_mul(b),
-    }
+    let join = match agg {
+        Aggregate::Count => Aggregate::Sum,
+        other => other,
+    };
+    crate::ops::aggregate(join, [a, b])
 }
 
 impl ClassPlan<'_> {

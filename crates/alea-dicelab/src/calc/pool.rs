@@ -158,10 +158,10 @@ impl LazyPool {
                         acc = acc.convolve(&count, budget)?;
                         continue;
                     }
-                    let contribution = die.map(|&v| match (self.passes(v), agg) {
-                        (false, _) => 0i64,
-                        (true, Aggregate::Count) => 1,
-                        (true, _) => i64::from(v),
+                    // A member's share of the aggregate: `ops::aggregate` of it, or of `()`.
+                    let contribution = die.map(|&v| {
+                        let kept: &[i32] = if self.passes(v) { &[v] } else { &[] };
+                        i64::from(crate::ops::aggregate(agg, kept.iter().copied()))
                     });
                     acc = acc.convolve(&contribution.sum_iid(*n, budget)?, budget)?;
                 }
