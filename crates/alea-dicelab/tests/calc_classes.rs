@@ -7,42 +7,10 @@
 //! written with one read (hand equivalences); and hand-computed probabilities. 0.7 agrees
 //! byte for byte on small pools (crates/alea-cli/tests/dicelab_calc_faces.rs).
 
-use alea_core::SourceFile;
+mod support;
+use support::{exact, parse_and, run, twins};
+
 use alea_dicelab::calc::{self, CalcOptions, Outcome};
-
-fn parse_and<T>(program: &str, f: impl FnOnce(&alea_dicelab::ast::Statement) -> T) -> T {
-    let file = SourceFile::new("<test>", program);
-    let (prog, errors) = alea_dicelab::parse(&file);
-    assert!(errors.is_empty(), "{program}: syntax errors {errors:?}");
-    f(&prog.statements[0])
-}
-
-fn run(program: &str) -> Result<String, String> {
-    let file = SourceFile::new("<test>", program);
-    parse_and(program, |s| {
-        calc::calculate(s, &CalcOptions::default())
-            .map(|r| {
-                format!(
-                    "{}truncated {}\n",
-                    r.render_dicelab(true),
-                    r.truncated_mass()
-                )
-            })
-            .map_err(|d| {
-                let (line, col) = d.line_col(&file).unwrap_or((0, 0));
-                format!("{line}:{col}: {}", d.message)
-            })
-    })
-}
-
-fn exact(program: &str) -> String {
-    run(program).unwrap_or_else(|e| panic!("{program}: {e}"))
-}
-
-/// `program` with each read `x` (written `X`) once as itself and once as `(x, 0#x)`.
-fn twins(program: &str) -> (String, String) {
-    (program.replace('X', "x"), program.replace('X', "(x, 0#x)"))
-}
 
 #[test]
 fn filter_reads_agree_with_the_general_path() {

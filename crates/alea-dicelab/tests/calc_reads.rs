@@ -7,35 +7,8 @@
 //! any k of them in any positions are k dice). 0.7 agrees byte for byte on small pools
 //! (crates/alea-cli/tests/dicelab_calc_faces.rs).
 
-use alea_core::SourceFile;
-use alea_dicelab::calc::{self, CalcOptions};
-
-fn run(program: &str) -> Result<String, String> {
-    let file = SourceFile::new("<test>", program);
-    let (prog, errors) = alea_dicelab::parse(&file);
-    assert!(errors.is_empty(), "{program}: syntax errors {errors:?}");
-    calc::calculate(&prog.statements[0], &CalcOptions::default())
-        .map(|r| {
-            format!(
-                "{}truncated {}\n",
-                r.render_dicelab(true),
-                r.truncated_mass()
-            )
-        })
-        .map_err(|d| {
-            let (line, col) = d.line_col(&file).unwrap_or((0, 0));
-            format!("{line}:{col}: {}", d.message)
-        })
-}
-
-fn exact(program: &str) -> String {
-    run(program).unwrap_or_else(|e| panic!("{program}: {e}"))
-}
-
-/// `program` with its read `x` (written `X`) as a second read of `x` too: `(x, 0#x)`.
-fn twins(program: &str) -> (String, String) {
-    (program.replace('X', "x"), program.replace('X', "(x, 0#x)"))
-}
+mod support;
+use support::{exact, run, twins};
 
 #[test]
 fn single_reads_agree_with_the_general_path() {
