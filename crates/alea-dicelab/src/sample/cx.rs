@@ -305,6 +305,30 @@ pub(crate) fn concat(a: i32, b: i32) -> i32 {
     }
 }
 
+/// The member `high 1` (`largest`) or `low 1` keeps of `members`, if any: the one extreme
+/// value (equal members are the same value, so which occurrence does not matter).
+#[inline(always)]
+pub(crate) fn extreme(largest: bool, members: &[i32]) -> Option<i32> {
+    if largest {
+        members.iter().copied().max()
+    } else {
+        members.iter().copied().min()
+    }
+}
+
+/// Appends `src` to `out`; lists of up to three members (dice pools, selections) are copied
+/// by a fixed-size copy in the caller rather than by a `memcpy` call.
+#[inline(always)]
+pub(crate) fn append(out: &mut Vec<i32>, src: &[i32]) {
+    match *src {
+        [] => {}
+        [a] => out.push(a),
+        [a, b] => out.extend_from_slice(&[a, b]),
+        [a, b, c] => out.extend_from_slice(&[a, b, c]),
+        _ => out.extend_from_slice(src),
+    }
+}
+
 /// [`ops::select_count`], with direct paths for the commonest `low`/`high` filters (keep one
 /// member, or all but one) that give the same members without sorting a copy. Without
 /// `ordered`, the members may come out in another order (for a fold).
@@ -325,12 +349,7 @@ pub(crate) fn select(
         return ops::select_count(sel, drop, n, list, scratch);
     }
     if m == 1 {
-        // The one extreme member (equal members are the same value).
-        let best = if smallest {
-            list.iter().copied().min()
-        } else {
-            list.iter().copied().max()
-        };
+        let best = extreme(!smallest, list);
         list.clear();
         list.extend(best);
         return;

@@ -1,6 +1,8 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp_short, push_dice, select};
+use super::cx::{
+    Cx, R, append, check_len_ahead, compact_cmp, extreme, fold_cmp_short, push_dice, select,
+};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
@@ -36,7 +38,7 @@ impl L {
                 cx.own::<P>(1, *span)?;
                 let len = out.len() + cx.env[*slot].len();
                 cx.check_len(len, *span)?;
-                out.extend_from_slice(&cx.env[*slot]);
+                append(out, &cx.env[*slot]);
                 Ok(())
             }
             L::Unknown { span, name } => {
@@ -126,6 +128,7 @@ impl L {
                 scratch,
                 span,
                 sel_span,
+                ordered,
             } => {
                 let k = k.eval::<P>(cx)?;
                 if k < 0 {
@@ -133,8 +136,22 @@ impl L {
                 }
                 buf.clear();
                 list.eval::<P>(cx, buf)?;
-                select(*sel, *drop, k as usize, buf, scratch, true);
-                out.extend_from_slice(buf);
+                select(*sel, *drop, k as usize, buf, scratch, *ordered);
+                append(out, buf);
+                cx.check_len(out.len(), *span)
+            }
+            L::Extreme {
+                largest,
+                list,
+                buf,
+                span,
+                one_span,
+            } => {
+                // The steps of `FilterSel` with the count 1: the count, then the list.
+                cx.own::<P>(1, *one_span)?;
+                if let Some(v) = list.extreme::<P>(cx, *largest, buf)? {
+                    out.push(v);
+                }
                 cx.check_len(out.len(), *span)
             }
             L::If {
@@ -222,6 +239,26 @@ impl L {
                 Ok(())
             }
         }
+    }
+}
+
+impl L {
+    /// The extreme member of this list (`high 1`/`low 1`): a bound variable is read in
+    /// place (its one step charged as [`L::Var`] does), anything else evaluated into `buf`.
+    #[inline(always)]
+    pub(crate) fn extreme<const P: bool>(
+        &mut self,
+        cx: &mut Cx,
+        largest: bool,
+        buf: &mut Vec<i32>,
+    ) -> R<Option<i32>> {
+        if let L::Var { slot, span } = *self {
+            cx.own::<P>(1, span)?;
+            return Ok(extreme(largest, &cx.env[slot]));
+        }
+        buf.clear();
+        self.eval::<P>(cx, buf)?;
+        Ok(extreme(largest, buf))
     }
 }
 

@@ -211,6 +211,18 @@ pub(crate) enum L {
         scratch: Vec<i32>,
         span: Span,
         sel_span: Span,
+        /// Whether the members must keep their order: not when the compiler knows the
+        /// consumer ignores it (an extreme), so dropping one member is a swap, not a shift.
+        ordered: bool,
+    },
+    /// `high 1 e` / `low 1 e`: the extreme member of `e` (none when `e` is empty), read in
+    /// place when `e` is a variable, instead of a selection copied through a buffer.
+    Extreme {
+        largest: bool,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        one_span: Span,
     },
     If {
         cond: Box<L>,

@@ -1,7 +1,7 @@
 //! Evaluation of the nodes that give one value.
 
 use super::cx::{Cx, R, concat, div_k, fold_cmp, fold_cmp_short, select};
-use super::node::{L, Link, Need, S};
+use super::node::{Link, Need, S};
 use crate::ast::BinOp;
 use crate::ops;
 
@@ -237,23 +237,7 @@ impl S {
             } => {
                 cx.own::<P>(1, *span)?;
                 cx.own::<P>(1, *one_span)?;
-                let members = match **list {
-                    L::Var { slot, span } => {
-                        cx.own::<P>(1, span)?;
-                        &cx.env[slot][..]
-                    }
-                    _ => {
-                        buf.clear();
-                        list.eval::<P>(cx, buf)?;
-                        &buf[..]
-                    }
-                };
-                let best = if *largest {
-                    members.iter().copied().max()
-                } else {
-                    members.iter().copied().min()
-                };
-                match best {
+                match list.extreme::<P>(cx, *largest, buf)? {
                     Some(v) => Ok(v),
                     None => Err(not_single(cx, *need, 0)),
                 }

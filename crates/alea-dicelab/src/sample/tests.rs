@@ -121,6 +121,10 @@ fn tricky_programs_agree() {
         "let x = 3#d6 in let h = high 1 x in let l = low 1 x in h - l",
         "sum(keep high 2 (d6, d8, d10))",
         "high 1 low 2 3#d20",
+        // List-context extremes: of a variable (read in place), of nothing, of a selection
+        // whose order they ignore, and that selection's order where it is kept.
+        "let a = 3#d6 in (high 1 a, low 1 a, high 1 (), high 1 low 2 a, low 1 drop high 1 a)",
+        "let b = (d3-1)#d6 in low 1 b, high 1 high 2 (d3-1)#d4, first 1 low 2 (d6, d6, d6)",
         "low (d3-2) 3#d6",
         "sum (first (d4-2) 5#d6)",
         "(d6-3)#d6",
