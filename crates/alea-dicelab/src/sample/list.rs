@@ -134,10 +134,17 @@ impl L {
                 if k < 0 {
                     return Err(cx.fail(ops::negative_count(*sel_span, *sel, k)));
                 }
-                buf.clear();
-                list.eval::<P>(cx, buf)?;
-                select(*sel, *drop, k as usize, buf, scratch, *ordered);
-                append(out, buf);
+                // Into an empty output (a binding's value, an extreme's or a fold's list) the
+                // selection is made in place, without the copy through `buf`.
+                if out.is_empty() {
+                    list.eval::<P>(cx, out)?;
+                    select(*sel, *drop, k as usize, out, scratch, *ordered);
+                } else {
+                    buf.clear();
+                    list.eval::<P>(cx, buf)?;
+                    select(*sel, *drop, k as usize, buf, scratch, *ordered);
+                    append(out, buf);
+                }
                 cx.check_len(out.len(), *span)
             }
             L::Extreme {
@@ -254,11 +261,11 @@ impl L {
     ) -> R<Option<i32>> {
         if let L::Var { slot, span } = *self {
             cx.own::<P>(1, span)?;
-            return Ok(extreme(largest, &cx.env[slot]));
+            return Ok(extreme(!largest, &cx.env[slot]));
         }
         buf.clear();
         self.eval::<P>(cx, buf)?;
-        Ok(extreme(largest, buf))
+        Ok(extreme(!largest, buf))
     }
 }
 
