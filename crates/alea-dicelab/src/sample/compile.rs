@@ -133,6 +133,28 @@ impl Compiler {
                     };
                     return (node, 1 + ca + cb);
                 }
+                if let (
+                    S::DieK {
+                        k: ka,
+                        span: a_span,
+                        k_span: ka_span,
+                    },
+                    S::DieK {
+                        k: kb,
+                        span: b_span,
+                        k_span: kb_span,
+                    },
+                ) = (&a, &b)
+                {
+                    let node = S::BinDice {
+                        op: *op,
+                        k: [*ka, *kb],
+                        steps: [*a_span, *ka_span, *b_span, *kb_span],
+                        span,
+                        op_span: *op_span,
+                    };
+                    return (node, 1 + ca + cb);
+                }
                 let node = S::Bin {
                     op: *op,
                     a: Box::new(a),

@@ -105,8 +105,24 @@ impl Cx<'_> {
     /// `dk`: `range_inclusive(1, k)`, which is `1 + below(k)`.
     #[inline(always)]
     pub fn die(&mut self, k: u64) -> i32 {
-        (1 + self.rng.below(k)) as i32
+        die(self.rng, k)
     }
+}
+
+/// `dk` drawn from `rng` (see [`Cx::die`]).
+#[inline(always)]
+pub(crate) fn die(rng: &mut Rng, k: u64) -> i32 {
+    (1 + rng.below(k)) as i32
+}
+
+/// `d(k[0])` then `d(k[1])`, drawn from a local copy of the generator kept in registers.
+#[inline(always)]
+pub(crate) fn two_dice(rng: &mut Rng, k: [u64; 2]) -> (i32, i32) {
+    let mut local = rng.clone();
+    let a = die(&mut local, k[0]);
+    let b = die(&mut local, k[1]);
+    *rng = local;
+    (a, b)
 }
 
 /// The list-length limit checked ahead of the pushes (fast mode only; the precise mode

@@ -58,6 +58,18 @@ pub(crate) enum S {
         span: Span,
         op_span: Span,
     },
+    /// `dA op dB` with literal sizes (`d6.d6`, `d20-d4`): the two dice drawn from one local
+    /// copy of the generator in the fast mode, without a dispatch on each operand.
+    BinDice {
+        op: BinOp,
+        /// The sizes of the left and the right die.
+        k: [u64; 2],
+        /// Where each die's two steps are reported: the left `d`, its size, the right `d`, its
+        /// size.
+        steps: [Span; 4],
+        span: Span,
+        op_span: Span,
+    },
     /// `a / d` with a literal `d ≥ 2`: a multiplication by the precomputed
     /// `floor((2^64 - 1) / d) + 1` instead of a division (exact for 32-bit operands).
     DivK {

@@ -98,6 +98,7 @@ fn man_page_examples_agree() {
 fn tricky_programs_agree() {
     let programs = [
         "d6.d6",
+        "d6 - d6, d1 . d20, d3 / d2, d4 % d3, d2 ^ d6, 3#(d6 * d4), sum (d10 . d10)",
         "-d6 + 2*d4 - d8/d3 % 3 ^ 2",
         "d(d6)",
         "d20/3, (d20-10)/7, (0-2147483647-1)/2, (0-2147483647-1)/3, 2147483647/2147483647",
