@@ -116,7 +116,14 @@ impl L {
                 let k = x.eval::<P>(cx)?;
                 let start = out.len();
                 list.eval::<P>(cx, out)?;
-                compact_cmp(out, start, *cmp, k);
+                // One member (an extreme, a die): one test instead of the filter's loop.
+                if out.len() == start + 1 {
+                    if !cmp.keeps(out[start], k) {
+                        out.pop();
+                    }
+                } else {
+                    compact_cmp(out, start, *cmp, k);
+                }
                 Ok(())
             }
             L::FilterSel {

@@ -126,6 +126,8 @@ fn tricky_programs_agree() {
         // whose order they ignore, and that selection's order where it is kept.
         "let a = 3#d6 in (high 1 a, low 1 a, high 1 (), high 1 low 2 a, low 1 drop high 1 a)",
         "let b = (d3-1)#d6 in low 1 b, high 1 high 2 (d3-1)#d4, first 1 low 2 (d6, d6, d6)",
+        // Comparison filters of one member (kept or dropped in place), of none and of more.
+        "(<3 d6), (>= d4 high 1 (d3-1)#d6), count (== 2 low 1 3#d4), (!= 2 (d3, d3))",
         // A selection into an empty output (in place) and after other members (via a buffer).
         "let x = drop high 1 3#d6 in (first 1 x, d6, high 2 3#d6, last 1 low 3 4#d4)",
         "low (d3-2) 3#d6",
