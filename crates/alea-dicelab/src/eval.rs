@@ -66,12 +66,10 @@ impl Tally {
     /// (an empty window contains nothing) and the others out of line.
     #[inline(always)]
     fn add(&mut self, v: i32) {
-        let idx = i64::from(v) - self.lo;
-        if let Some(c) = usize::try_from(idx)
-            .ok()
-            .and_then(|i| self.dense.get_mut(i))
-        {
-            *c += 1;
+        // A value below the window wraps to an offset past any window: one test.
+        let idx = (i64::from(v) - self.lo) as u64;
+        if idx < self.dense.len() as u64 {
+            self.dense[idx as usize] += 1;
             return;
         }
         self.add_outside(v);

@@ -133,6 +133,28 @@ impl Compiler {
                     };
                     return (node, 1 + ca + cb);
                 }
+                if let (
+                    S::DieK {
+                        k: ka,
+                        span: a_span,
+                        k_span: ka_span,
+                    },
+                    S::DieK {
+                        k: kb,
+                        span: b_span,
+                        k_span: kb_span,
+                    },
+                ) = (&a, &b)
+                {
+                    let node = S::BinDice {
+                        op: *op,
+                        k: [*ka, *kb],
+                        steps: [*a_span, *ka_span, *b_span, *kb_span],
+                        span,
+                        op_span: *op_span,
+                    };
+                    return (node, 1 + ca + cb);
+                }
                 let node = S::Bin {
                     op: *op,
                     a: Box::new(a),
@@ -155,16 +177,14 @@ impl Compiler {
             }
             _ => {
                 let (list, c) = self.list(e);
-                if let L::FilterSel {
-                    sel: sel @ (Selector::Low | Selector::High),
-                    drop: false,
-                    k: S::Const(1, one_span),
+                if let L::Extreme {
+                    largest,
                     list,
                     buf,
+                    one_span,
                     ..
                 } = list
                 {
-                    let largest = sel == Selector::High;
                     let node = S::Extreme {
                         largest,
                         list,
@@ -411,6 +431,21 @@ impl Compiler {
                 let list = Box::new(list);
                 let node = if let Some(cmp) = ops::comparison(*selector, *drop) {
                     L::FilterCmp { cmp, x, list }
+                } else if let (Selector::Low | Selector::High, false, S::Const(1, one_span)) =
+                    (selector, drop, &x)
+                {
+                    let mut list = list;
+                    // An extreme does not depend on the order of its list's members.
+                    if let L::FilterSel { ordered, .. } = &mut *list {
+                        *ordered = false;
+                    }
+                    L::Extreme {
+                        largest: *selector == Selector::High,
+                        list,
+                        buf: Vec::new(),
+                        span,
+                        one_span: *one_span,
+                    }
                 } else {
                     L::FilterSel {
                         sel: *selector,
@@ -421,6 +456,7 @@ impl Compiler {
                         scratch: Vec::new(),
                         span,
                         sel_span: *selector_span,
+                        ordered: true,
                     }
                 };
                 (node, cx + cl)

@@ -1,6 +1,8 @@
 //! Evaluation of the nodes that append their members to an output buffer.
 
-use super::cx::{Cx, R, check_len_ahead, compact_cmp, fold_cmp_short, push_dice, select};
+use super::cx::{
+    Cx, R, append, check_len_ahead, compact_cmp, extreme, fold_cmp_short, push_dice, select,
+};
 use super::node::L;
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
@@ -36,7 +38,7 @@ impl L {
                 cx.own::<P>(1, *span)?;
                 let len = out.len() + cx.env[*slot].len();
                 cx.check_len(len, *span)?;
-                out.extend_from_slice(&cx.env[*slot]);
+                append(out, &cx.env[*slot]);
                 Ok(())
             }
             L::Unknown { span, name } => {
@@ -114,7 +116,14 @@ impl L {
                 let k = x.eval::<P>(cx)?;
                 let start = out.len();
                 list.eval::<P>(cx, out)?;
-                compact_cmp(out, start, *cmp, k);
+                // One member (an extreme, a die): one test instead of the filter's loop.
+                if out.len() == start + 1 {
+                    if !cmp.keeps(out[start], k) {
+                        out.pop();
+                    }
+                } else {
+                    compact_cmp(out, start, *cmp, k);
+                }
                 Ok(())
             }
             L::FilterSel {
@@ -126,15 +135,37 @@ impl L {
                 scratch,
                 span,
                 sel_span,
+                ordered,
             } => {
                 let k = k.eval::<P>(cx)?;
                 if k < 0 {
                     return Err(cx.fail(ops::negative_count(*sel_span, *sel, k)));
                 }
-                buf.clear();
-                list.eval::<P>(cx, buf)?;
-                select(*sel, *drop, k as usize, buf, scratch, true);
-                out.extend_from_slice(buf);
+                // Into an empty output (a binding's value, an extreme's or a fold's list) the
+                // selection is made in place, without the copy through `buf`.
+                if out.is_empty() {
+                    list.eval::<P>(cx, out)?;
+                    select(*sel, *drop, k as usize, out, scratch, *ordered);
+                } else {
+                    buf.clear();
+                    list.eval::<P>(cx, buf)?;
+                    select(*sel, *drop, k as usize, buf, scratch, *ordered);
+                    append(out, buf);
+                }
+                cx.check_len(out.len(), *span)
+            }
+            L::Extreme {
+                largest,
+                list,
+                buf,
+                span,
+                one_span,
+            } => {
+                // The steps of `FilterSel` with the count 1: the count, then the list.
+                cx.own::<P>(1, *one_span)?;
+                if let Some(v) = list.extreme::<P>(cx, *largest, buf)? {
+                    out.push(v);
+                }
                 cx.check_len(out.len(), *span)
             }
             L::If {
@@ -222,6 +253,26 @@ impl L {
                 Ok(())
             }
         }
+    }
+}
+
+impl L {
+    /// The extreme member of this list (`high 1`/`low 1`): a bound variable is read in
+    /// place (its one step charged as [`L::Var`] does), anything else evaluated into `buf`.
+    #[inline(always)]
+    pub(crate) fn extreme<const P: bool>(
+        &mut self,
+        cx: &mut Cx,
+        largest: bool,
+        buf: &mut Vec<i32>,
+    ) -> R<Option<i32>> {
+        if let L::Var { slot, span } = *self {
+            cx.own::<P>(1, span)?;
+            return Ok(extreme(!largest, &cx.env[slot]));
+        }
+        buf.clear();
+        self.eval::<P>(cx, buf)?;
+        Ok(extreme(!largest, buf))
     }
 }
 

@@ -58,6 +58,18 @@ pub(crate) enum S {
         span: Span,
         op_span: Span,
     },
+    /// `dA op dB` with literal sizes (`d6.d6`, `d20-d4`): the two dice drawn from one local
+    /// copy of the generator in the fast mode, without a dispatch on each operand.
+    BinDice {
+        op: BinOp,
+        /// The sizes of the left and the right die.
+        k: [u64; 2],
+        /// Where each die's two steps are reported: the left `d`, its size, the right `d`, its
+        /// size.
+        steps: [Span; 4],
+        span: Span,
+        op_span: Span,
+    },
     /// `a / d` with a literal `d ≥ 2`: a multiplication by the precomputed
     /// `floor((2^64 - 1) / d) + 1` instead of a division (exact for 32-bit operands).
     DivK {
@@ -211,6 +223,18 @@ pub(crate) enum L {
         scratch: Vec<i32>,
         span: Span,
         sel_span: Span,
+        /// Whether the members must keep their order: not when the compiler knows the
+        /// consumer ignores it (an extreme), so dropping one member is a swap, not a shift.
+        ordered: bool,
+    },
+    /// `high 1 e` / `low 1 e`: the extreme member of `e` (none when `e` is empty), read in
+    /// place when `e` is a variable, instead of a selection copied through a buffer.
+    Extreme {
+        largest: bool,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        one_span: Span,
     },
     If {
         cond: Box<L>,

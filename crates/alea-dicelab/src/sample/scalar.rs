@@ -1,13 +1,22 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold_cmp, fold_cmp_short, select};
-use super::node::{L, Link, Need, S};
+use super::cx::{Cx, R, concat, div_k, fold_cmp, fold_cmp_short, select, two_dice};
+use super::node::{Link, Need, S};
 use crate::ast::BinOp;
 use crate::ops;
 
 /// The "needs a single value" error of a list of `len` members.
 fn not_single(cx: &mut Cx, need: Need, len: usize) -> super::cx::Stop {
     cx.fail(ops::not_single(need.what, need.at, len))
+}
+
+/// `a op b`, its error reported at `op_span`.
+#[inline(always)]
+fn binary(cx: &mut Cx, op: BinOp, a: i32, b: i32, op_span: alea_core::Span) -> R<i32> {
+    match op {
+        BinOp::Concat if b >= 0 => Ok(concat(a, b)),
+        _ => ops::binary(op, a, b).map_err(|e| cx.fail(ops::arithmetic(op_span, e))),
+    }
 }
 
 impl S {
@@ -109,10 +118,28 @@ impl S {
                 cx.own::<P>(1, *span)?;
                 let a = a.eval::<P>(cx)?;
                 let b = b.eval::<P>(cx)?;
-                match op {
-                    BinOp::Concat if b >= 0 => Ok(concat(a, b)),
-                    _ => ops::binary(*op, a, b).map_err(|e| cx.fail(ops::arithmetic(*op_span, e))),
-                }
+                binary(cx, *op, a, b, *op_span)
+            }
+            S::BinDice {
+                op,
+                k,
+                steps,
+                span,
+                op_span,
+            } => {
+                cx.own::<P>(1, *span)?;
+                let (a, b) = if P {
+                    // Each die's steps before its draw, as the two `DieK` operands charge them.
+                    cx.own::<P>(1, steps[0])?;
+                    cx.own::<P>(1, steps[1])?;
+                    let a = cx.die(k[0]);
+                    cx.own::<P>(1, steps[2])?;
+                    cx.own::<P>(1, steps[3])?;
+                    (a, cx.die(k[1]))
+                } else {
+                    two_dice(cx.rng, *k)
+                };
+                binary(cx, *op, a, b, *op_span)
             }
             S::DivK { a, m, span, d_span } => {
                 cx.own::<P>(1, *span)?;
@@ -237,23 +264,7 @@ impl S {
             } => {
                 cx.own::<P>(1, *span)?;
                 cx.own::<P>(1, *one_span)?;
-                let members = match **list {
-                    L::Var { slot, span } => {
-                        cx.own::<P>(1, span)?;
-                        &cx.env[slot][..]
-                    }
-                    _ => {
-                        buf.clear();
-                        list.eval::<P>(cx, buf)?;
-                        &buf[..]
-                    }
-                };
-                let best = if *largest {
-                    members.iter().copied().max()
-                } else {
-                    members.iter().copied().min()
-                };
-                match best {
+                match list.extreme::<P>(cx, *largest, buf)? {
                     Some(v) => Ok(v),
                     None => Err(not_single(cx, *need, 0)),
                 }

@@ -98,6 +98,7 @@ fn man_page_examples_agree() {
 fn tricky_programs_agree() {
     let programs = [
         "d6.d6",
+        "d6 - d6, d1 . d20, d3 / d2, d4 % d3, d2 ^ d6, 3#(d6 * d4), sum (d10 . d10)",
         "-d6 + 2*d4 - d8/d3 % 3 ^ 2",
         "d(d6)",
         "d20/3, (d20-10)/7, (0-2147483647-1)/2, (0-2147483647-1)/3, 2147483647/2147483647",
@@ -121,6 +122,14 @@ fn tricky_programs_agree() {
         "let x = 3#d6 in let h = high 1 x in let l = low 1 x in h - l",
         "sum(keep high 2 (d6, d8, d10))",
         "high 1 low 2 3#d20",
+        // List-context extremes: of a variable (read in place), of nothing, of a selection
+        // whose order they ignore, and that selection's order where it is kept.
+        "let a = 3#d6 in (high 1 a, low 1 a, high 1 (), high 1 low 2 a, low 1 drop high 1 a)",
+        "let b = (d3-1)#d6 in low 1 b, high 1 high 2 (d3-1)#d4, first 1 low 2 (d6, d6, d6)",
+        // Comparison filters of one member (kept or dropped in place), of none and of more.
+        "(<3 d6), (>= d4 high 1 (d3-1)#d6), count (== 2 low 1 3#d4), (!= 2 (d3, d3))",
+        // A selection into an empty output (in place) and after other members (via a buffer).
+        "let x = drop high 1 3#d6 in (first 1 x, d6, high 2 3#d6, last 1 low 3 4#d4)",
         "low (d3-2) 3#d6",
         "sum (first (d4-2) 5#d6)",
         "(d6-3)#d6",
