@@ -98,19 +98,30 @@ pub fn concat(a: i32, b: i32) -> Result<i32, OpError> {
     if b < 0 {
         return Err(OpError::NegativeConcat(b));
     }
-    let mut scale: i128 = 10;
-    let mut rest = b / 10;
-    while rest > 0 {
-        scale *= 10;
-        rest /= 10;
-    }
-    let head = i128::from(a) * scale;
-    let v = if a < 0 {
-        head - i128::from(b)
+    Ok(concat_unchecked(a, b))
+}
+
+/// [`concat`] for `b ≥ 0` (the caller has checked it): computed in wrapping 32-bit arithmetic,
+/// which agrees with the exact `a·10^k ± b` modulo 2^32 (the sampler calls this directly).
+#[inline]
+pub fn concat_unchecked(a: i32, b: i32) -> i32 {
+    let scale = if b < 10 {
+        10
     } else {
-        head + i128::from(b)
+        let mut scale = 100i32;
+        let mut rest = b / 100;
+        while rest > 0 {
+            scale = scale.wrapping_mul(10);
+            rest /= 10;
+        }
+        scale
     };
-    Ok(v as i32)
+    let head = a.wrapping_mul(scale);
+    if a < 0 {
+        head.wrapping_sub(b)
+    } else {
+        head.wrapping_add(b)
+    }
 }
 
 /// `sum`, `prod` or `count` of `items` (dicelab.md §3): the wrapping sum (0 for `()`), the
@@ -419,6 +430,25 @@ pub fn while_iterations(at: Span, limit: u64) -> Box<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The exact `a·10^k ± b` (k the digits of b), wrapped at the end: what `concat` means.
+    fn concat_exact(a: i32, b: i32) -> i32 {
+        let digits = b.max(1).ilog10() + 1;
+        let head = i128::from(a) * 10i128.pow(digits);
+        let v = if a < 0 {
+            head - i128::from(b)
+        } else {
+            head + i128::from(b)
+        };
+        v as i32
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn concat_wraps_the_exact_value(a in proptest::prelude::any::<i32>(), b in 0i32..=i32::MAX) {
+            proptest::prop_assert_eq!(concat(a, b), Ok(concat_exact(a, b)));
+        }
+    }
 
     #[test]
     fn arithmetic_vectors() {

@@ -298,29 +298,6 @@ pub(crate) fn div_k(a: i32, m: u64) -> i32 {
     }
 }
 
-/// [`ops::concat`] for `b ≥ 0`: `a·10^k ± b` wrapped to 32 bits, computed in wrapping 32-bit
-/// arithmetic (which agrees with the exact result modulo 2^32).
-#[inline]
-pub(crate) fn concat(a: i32, b: i32) -> i32 {
-    let scale = if b < 10 {
-        10
-    } else {
-        let mut scale = 100i32;
-        let mut rest = b / 100;
-        while rest > 0 {
-            scale = scale.wrapping_mul(10);
-            rest /= 10;
-        }
-        scale
-    };
-    let head = a.wrapping_mul(scale);
-    if a < 0 {
-        head.wrapping_sub(b)
-    } else {
-        head.wrapping_add(b)
-    }
-}
-
 /// The member `low 1` (`smallest`) or `high 1` keeps of `members`, if any: the one extreme
 /// value (equal members are the same value, so which occurrence does not matter).
 #[inline(always)]

@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, concat, div_k, fold_cmp, fold_cmp_short, select, two_dice};
+use super::cx::{Cx, R, div_k, fold_cmp, fold_cmp_short, select, two_dice};
 use super::node::{Link, Need, S};
 use crate::ast::BinOp;
 use crate::ops;
@@ -14,7 +14,7 @@ fn not_single(cx: &mut Cx, need: Need, len: usize) -> super::cx::Stop {
 #[inline(always)]
 fn binary(cx: &mut Cx, op: BinOp, a: i32, b: i32, op_span: alea_core::Span) -> R<i32> {
     match op {
-        BinOp::Concat if b >= 0 => Ok(concat(a, b)),
+        BinOp::Concat if b >= 0 => Ok(ops::concat_unchecked(a, b)),
         _ => ops::binary(op, a, b).map_err(|e| cx.fail(ops::arithmetic(op_span, e))),
     }
 }

@@ -2,7 +2,7 @@
 //! roll by roll the same value or the same error (span and text), and the same draws, in
 //! roll mode and in eval mode.
 
-use super::cx::{concat, div_k, select};
+use super::cx::{div_k, select};
 use super::oracle::Oracle;
 use super::*;
 use crate::ast::Selector;
@@ -286,11 +286,6 @@ proptest! {
     #[test]
     fn div_k_matches_division(a in any::<i32>(), d in 2i32..=i32::MAX) {
         prop_assert_eq!(div_k(a, u64::MAX / d as u64 + 1), a.wrapping_div(d));
-    }
-
-    #[test]
-    fn concat_matches_ops(a in any::<i32>(), b in 0i32..=i32::MAX) {
-        prop_assert_eq!(Ok(concat(a, b)), ops::concat(a, b));
     }
 }
 
