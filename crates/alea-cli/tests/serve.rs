@@ -430,6 +430,35 @@ fn hostile_check_bodies_get_bounded_answers() {
 }
 
 #[test]
+fn programs_nested_as_deep_as_the_parser_allows_run_on_the_workers_stack() {
+    // The workers' stack is dicelab's `BIG_STACK_BYTES` (64 MiB), no longer 512 MiB: the
+    // exact engine still recurses once per level, and these are the deepest cheap shapes of
+    // docs/performance/dicelab-calc.md's "Calc's stack" table (9,990 `-` needs the most per
+    // level of the chains). A stack overflow would abort the whole test process.
+    let s = server(Config::default());
+    let negations = format!("{}d6", "-".repeat(9_990));
+    let sums = format!("{}3#d6", "sum ".repeat(9_990));
+    let (status, v) = post(
+        s.addr(),
+        "/api/dice/calc",
+        &json!({"programs": [negations, sums]}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["ok"], true, "{v}");
+    // An even number of negations: d6 itself; the sums: 3#d6's sum, mean 10.5.
+    assert_eq!(v["results"][0]["statements"][0]["mean"], 3.5, "{v}");
+    assert_eq!(v["results"][1]["statements"][0]["mean"], 10.5, "{v}");
+    let (_, v) = post(
+        s.addr(),
+        "/api/dice/roll",
+        &json!({"program": negations, "seed": 1, "times": 3}),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["statements"][0]["rolls"].as_array().unwrap().len(), 3);
+    s.stop();
+}
+
+#[test]
 fn seeds_travel_as_strings_and_a_64_bit_seed_reproduces_the_roll() {
     let s = server(Config::default());
     // A seed above 2^53, which a JavaScript number would round.

@@ -85,8 +85,12 @@ impl Default for Config {
 }
 
 /// Stack of each computation worker: reserved, not committed, so it costs address space only.
-/// Deeply nested dicelab and EZScript programs need it (their crates document the sizes).
-const COMPUTE_STACK: usize = 512 << 20;
+/// Of the four languages only dicelab needs more than an ordinary thread's 2 MiB: its exact
+/// engine recurses once per level of a deep program, and `alea_dicelab::BIG_STACK_BYTES` is
+/// the measured size for programs nested as deep as its parser allows. EZScript fits 2 MiB
+/// (its crate doc), OpenHoldem parses and compiles with heap stacks, Blackjack's grammar has
+/// no nesting. (It was 512 MiB while dicelab's chains recursed.)
+const COMPUTE_STACK: usize = alea_dicelab::BIG_STACK_BYTES;
 
 /// Header naming the page's tab, so that clients behind one address share fairly.
 const CLIENT_HEADER: &str = "x-alea-client";
