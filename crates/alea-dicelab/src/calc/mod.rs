@@ -38,6 +38,7 @@ mod marks;
 mod ops;
 mod pool;
 mod reads;
+mod repeat;
 mod val;
 mod while_loop;
 
