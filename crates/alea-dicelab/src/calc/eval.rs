@@ -46,9 +46,14 @@ pub(crate) struct Calc<'a> {
     pub env: Vec<Val>,
     /// Nodes without randomness (see `concrete.rs`).
     pub deterministic: std::collections::HashSet<usize>,
+    /// The same nodes, with their compiled forms once evaluated (see `concrete.rs`).
+    pub parts: HashMap<usize, super::concrete::Part>,
     /// Values fixed elsewhere for these nodes (by node key) while a body is evaluated, see
-    /// `faces.rs`; read by both `eval` and `concrete`.
+    /// `faces.rs` and `classes.rs`; `eval` reads them first.
     pub overrides: HashMap<usize, Val>,
+    /// The nodes that are or contain a node `overrides` may hold: evaluated by the general
+    /// path (not compiled) while any value is fixed.
+    pub overridable: std::collections::HashSet<usize>,
     /// The `let`s read through counts per face, planned once before evaluation.
     pub faces: faces::Plan<'a>,
     /// The `let`s read only through aggregates of comparison filters (see `classes.rs`).
@@ -133,10 +138,8 @@ impl<'a> Calc<'a> {
         if let Some(v) = self.overrides.get(&node_key(e)) {
             return Ok(Repr::Dist(Dist::certain(v.clone())));
         }
-        if self.deterministic.contains(&node_key(e)) {
-            let mut cut = false;
-            let items = sorted(self.concrete(e, &mut cut)?, ordered);
-            return Ok(Repr::Dist(Dist::certain(Val::new(items, cut))));
+        if let Some(v) = self.concrete(e, ordered) {
+            return Ok(Repr::Dist(Dist::certain(v?)));
         }
         self.budget
             .burn(1, "evaluation")
@@ -371,7 +374,7 @@ impl<'a> Calc<'a> {
                         pool => pool,
                     });
                 }
-                if self.deterministic.contains(&node_key(body)) {
+                if self.is_concrete(body) {
                     return self.let_deterministic(e, &v, body, ordered);
                 }
                 self.mix(&v, e.span, "let", |this, val| {
@@ -656,9 +659,9 @@ impl<'a> Calc<'a> {
         if !self.deterministic.contains(&node_key(e)) || !outside(e, slot) {
             return None;
         }
-        let mut cut = false;
-        match self.concrete(e, &mut cut).ok()?.as_slice() {
-            [k] if !cut => Some(*k),
+        let v = self.concrete(e, true)?.ok()?;
+        match v.items() {
+            [k] if !v.cut() => Some(*k),
             _ => None,
         }
     }
@@ -706,18 +709,18 @@ impl<'a> Calc<'a> {
                 .burn(LET_VALUE_STEPS, "let")
                 .map_err(limit(e.span, "let"))?;
             self.env.push(val.clone());
-            let mut cut = val.cut();
-            let r = self.concrete(body, &mut cut);
+            let r = self.concrete(body, ordered);
             self.env.pop();
-            let items = sorted(r?, ordered);
-            total = total.saturating_add(items.len() + 1);
+            let r = r.expect("the body is concrete")?;
+            let r = if val.cut() { r.or_cut(true) } else { r };
+            total = total.saturating_add(r.items().len() + 1);
             if total > cap {
                 return Err(limit(e.span, "let")(ProbError::TooManyOutcomes {
                     what: "mixture of distributions",
                     limit: cap,
                 }));
             }
-            Ok(Val::new(items, cut))
+            Ok(r)
         })?;
         Ok(Repr::Dist(d))
     }
