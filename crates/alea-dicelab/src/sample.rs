@@ -31,6 +31,7 @@
 
 mod compile;
 mod cx;
+pub(crate) mod fixed;
 mod list;
 mod node;
 mod scalar;
@@ -51,6 +52,9 @@ pub(crate) struct Sampler {
     depth: usize,
     env: Vec<Vec<i32>>,
     out: Vec<i32>,
+    /// The steps of the last roll in roll mode (up to its error): what calc charges for a
+    /// deterministic part ([`fixed`]).
+    steps: u64,
 }
 
 /// Fast-mode rolls of a root (`value`) while `rolls` lasts, each starting at
@@ -100,6 +104,7 @@ impl Sampler {
             depth: c.deepest,
             env: vec![Vec::new(); c.slots],
             out: Vec::new(),
+            steps: 0,
         }
     }
 
@@ -138,6 +143,7 @@ impl Sampler {
         let r = cx
             .ahead::<P>(self.cost, self.span)
             .and_then(|()| self.root.eval::<P>(&mut cx, out));
+        self.steps = cx.steps;
         r.map_err(|Stop| cx.take_error())
     }
 

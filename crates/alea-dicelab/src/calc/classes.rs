@@ -116,7 +116,12 @@ fn combine(agg: Aggregate, a: i32, b: i32) -> i32 {
     crate::ops::aggregate(join, [a, b])
 }
 
-impl ClassPlan<'_> {
+impl<'a> ClassPlan<'a> {
+    /// The nodes whose values [`ClassPlan::mix_body`] fixes.
+    pub(crate) fn fixed_nodes(&self) -> impl Iterator<Item = &'a Expr> + '_ {
+        self.reads.iter().map(|r| r.node)
+    }
+
     /// The joint distribution of the reads' values for `x` bound to `pool` (the environment
     /// is the `let`'s, `let_slot` its variable's slot), one value per read; `None` when the
     /// general path must decide (a pool with a keep; a filter value that is not one value or

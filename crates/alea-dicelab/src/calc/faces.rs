@@ -337,7 +337,12 @@ impl Ready {
     }
 }
 
-impl FacePlan<'_> {
+impl<'a> FacePlan<'a> {
+    /// The nodes whose values [`FacePlan::mix_body`] fixes.
+    pub(crate) fn fixed_nodes(&self) -> impl Iterator<Item = &'a Expr> + '_ {
+        self.targets.iter().map(|t| t.node)
+    }
+
     /// The joint distribution of the targets' values for `x` bound to `pool` (the
     /// environment is the `let`'s, without `x`), one sorted list per target; `None` when the
     /// general path must decide (a keep count that is not a single non-negative value, whose
@@ -372,16 +377,14 @@ impl FacePlan<'_> {
                 // An error here may be unreachable (the binding may sit in a branch never
                 // taken): the general path decides.
                 let v = match b {
-                    Some(value) => {
-                        let mut c = false;
-                        match calc.concrete(value, &mut c) {
-                            Ok(items) => Val::new(items, c),
-                            Err(_) => {
-                                calc.env.truncate(let_slot as usize);
-                                return Ok(None);
-                            }
+                    Some(value) => match calc.concrete(value, true) {
+                        Some(Ok(v)) => v,
+                        // Or a node inside may stand for a fixed value: the general path.
+                        _ => {
+                            calc.env.truncate(let_slot as usize);
+                            return Ok(None);
                         }
-                    }
+                    },
                     None => Val::list(vec![]),
                 };
                 calc.env.push(v);
@@ -462,19 +465,22 @@ impl FacePlan<'_> {
         let_slot: u32,
         cut: &mut bool,
     ) -> Option<Ready> {
-        let values = calc.concrete(t.list, cut).ok()?;
+        // `None` from `concrete` (a node inside may stand for a fixed value) leaves the
+        // decision to the general path too.
+        let values = calc.concrete(t.list, true)?.ok()?;
+        *cut |= values.cut();
         let keep = match t.keep {
             Some((high, n)) => {
-                let mut c = false;
-                match calc.concrete(n, &mut c).ok()?.as_slice() {
-                    [k] if *k >= 0 && !c => Some((high, *k as usize)),
+                let kv = calc.concrete(n, true)?.ok()?;
+                match kv.items() {
+                    [k] if *k >= 0 && !kv.cut() => Some((high, *k as usize)),
                     _ => return None,
                 }
             }
             None => None,
         };
         let mut mult: BTreeMap<i32, usize> = BTreeMap::new();
-        for v in &values {
+        for v in values.items() {
             *mult.entry(*v).or_default() += 1;
         }
         // G with x = c copies of y and y = y.
@@ -483,9 +489,13 @@ impl FacePlan<'_> {
             for c in 0..=most.get(&y).copied().unwrap_or(0) {
                 calc.env[let_slot as usize] = Val::list(vec![y; c as usize]);
                 calc.env.push(Val::one(y, false));
-                let r = calc.concrete(t.body, cut);
+                let r = calc.concrete(t.body, true);
                 calc.env.pop();
-                g.insert((y, c), r.ok());
+                let r = r?.ok().map(|v| {
+                    *cut |= v.cut();
+                    v.items().to_vec()
+                });
+                g.insert((y, c), r);
             }
         }
         Some(Ready { mult, g, keep })

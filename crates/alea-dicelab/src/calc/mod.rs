@@ -38,6 +38,7 @@ mod marks;
 mod ops;
 mod pool;
 mod reads;
+mod repeat;
 mod val;
 mod while_loop;
 
@@ -203,14 +204,26 @@ pub fn calculate_expr(
     options: &CalcOptions,
 ) -> Result<CalcResult, Diagnostic> {
     let single_reads = reads::single_reads(expr);
-    let deterministic = concrete::deterministic_nodes(expr, &single_reads);
+    let parts = concrete::deterministic_nodes(expr, &single_reads);
+    let deterministic = parts.keys().copied().collect();
     let binding_order = marks::binding_order(expr);
+    let faces = faces::plan(expr, &deterministic, &binding_order);
+    let classes = classes::plan(expr, &deterministic);
+    let overridable = concrete::overridable(
+        expr,
+        faces
+            .values()
+            .flat_map(|p| p.fixed_nodes())
+            .chain(classes.values().flat_map(|p| p.fixed_nodes())),
+    );
     let mut calc = Calc {
         budget: Budget::new(options.max_steps, options.max_outcomes),
-        faces: faces::plan(expr, &deterministic, &binding_order),
-        classes: classes::plan(expr, &deterministic),
+        faces,
+        classes,
         binding_order,
         deterministic,
+        parts,
+        overridable,
         overrides: std::collections::HashMap::new(),
         single_reads,
         in_place: std::collections::HashMap::new(),

@@ -57,6 +57,17 @@ impl Compiler {
         }
     }
 
+    /// A compiler for a subtree enclosed by `depth` bindings (calc's deterministic parts,
+    /// see [`super::fixed`]).
+    pub(super) fn at_depth(depth: usize) -> Compiler {
+        Compiler {
+            depth,
+            slots: depth,
+            level: 0,
+            deepest: 0,
+        }
+    }
+
     fn slot(&self, v: &Var) -> Option<usize> {
         v.slot.map(|s| s as usize).filter(|&s| s < self.depth)
     }

@@ -47,3 +47,16 @@ pub fn exact(program: &str) -> String {
 pub fn twins(program: &str) -> (String, String) {
     (program.replace('X', "x"), program.replace('X', "(x, 0#x)"))
 }
+
+/// Roll mode's value of `program` (seed 1), or its error as `LINE:COL: message`, to compare
+/// with calc's.
+pub fn roll(program: &str) -> Result<Vec<i32>, String> {
+    let file = SourceFile::new("<test>", program);
+    parse_and(program, |s| {
+        let mut rng = alea_core::Rng::seed_from_u64(1);
+        alea_dicelab::Roller::new().roll(s, &mut rng).map_err(|d| {
+            let (line, col) = d.line_col(&file).unwrap_or((0, 0));
+            format!("{line}:{col}: {}", d.message)
+        })
+    })
+}
