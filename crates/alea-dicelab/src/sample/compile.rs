@@ -2,7 +2,7 @@
 //! each shape and computes each node's *cost*, the steps of its parts that always run (see
 //! the step rules in [`crate::sample`]).
 
-use super::cx::fold_dice_fn;
+use super::cx::{fold_dice_fn, pool_dice_fn};
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
 use crate::ops::{self, Operand};
@@ -380,7 +380,12 @@ impl Compiler {
             } => {
                 let (n, cn) = self.scalar(count, Need::of(Operand::Count, *op_span));
                 if let Some((k, _)) = die_k(body) {
-                    return (L::RepeatDice { n, k, span }, cn);
+                    let literal = match n {
+                        S::Const(c, _) => Some(c),
+                        _ => None,
+                    };
+                    let many = pool_dice_fn(literal);
+                    return (L::RepeatDice { n, k, span, many }, cn);
                 }
                 let (b, cb) = self.list(body);
                 let per = 1 + cb;

@@ -253,21 +253,26 @@ pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<Cmp>) -> FoldDice {
 }
 
 /// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
-/// nearly always) are handled in the caller, without the call and the state copy of the loop.
+/// nearly always) are handled in the caller, without the call and the state copy of the
+/// loop; two or more go to `many`, the fill the compiler chose ([`pool_dice_fn`]).
 #[inline(always)]
-pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64, many: PoolDice) {
     // One test for the pools (`5#d10`), which go to the loop.
     if n >= 2 {
-        push_dice_loop(rng, out, n, k);
+        many(rng, out, n, k);
     } else if n == 1 {
         out.push((1 + rng.below(k)) as i32);
     }
 }
 
+/// Appends `n ≥ 2` fresh dice to a list, `fill(rng, out, n, k)`, drawing as `n#dk` does:
+/// chosen once by the compiler for each `n#dK` ([`pool_dice_fn`]).
+pub(crate) type PoolDice = fn(&mut Rng, &mut Vec<i32>, usize, u64);
+
+/// Any count: eight dice at a time into a stack block, appended whole (a fixed-size copy,
+/// no `memset` of the new members and no `memcpy` call) and the unused tail cut.
 #[inline(never)]
 fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
-    // Eight dice at a time into a stack block, appended whole (a fixed-size copy, no
-    // `memset` of the new members and no `memcpy` call) and the unused tail cut.
     let mut local = rng.clone();
     out.reserve(n + 8);
     let mut left = n;
@@ -283,6 +288,35 @@ fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
         left -= m;
     }
     *rng = local;
+}
+
+/// A literal count `N` (the only `n` its node can give): the dice drawn from a local copy
+/// of the generator into a fixed array (straight-line code, without the block loop's
+/// counter and tail cut), then appended whole.
+fn pool_dice<const N: usize>(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+    debug_assert_eq!(n, N);
+    let mut local = rng.clone();
+    let mut block = [0i32; N];
+    for slot in &mut block {
+        *slot = die(&mut local, k);
+    }
+    *rng = local;
+    out.extend(block);
+}
+
+/// The fill of `n#dK`'s pools of two or more dice: for a literal `n` from 2 to 8 (the pools
+/// of the man pages) straight-line code for that `n`, else the loop for any count.
+pub(crate) fn pool_dice_fn(literal: Option<i32>) -> PoolDice {
+    match literal {
+        Some(2) => pool_dice::<2>,
+        Some(3) => pool_dice::<3>,
+        Some(4) => pool_dice::<4>,
+        Some(5) => pool_dice::<5>,
+        Some(6) => pool_dice::<6>,
+        Some(7) => pool_dice::<7>,
+        Some(8) => pool_dice::<8>,
+        _ => push_dice_loop,
+    }
 }
 
 /// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so

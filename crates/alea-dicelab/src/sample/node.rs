@@ -3,7 +3,7 @@
 //! Every node keeps the spans its errors and its steps are reported at (see the module docs
 //! of [`crate::sample`] for the step rules), so the one evaluator reports every error itself.
 
-use super::cx::FoldDice;
+use super::cx::{FoldDice, PoolDice};
 use crate::ast::{Aggregate, BinOp, Reorder, Selector};
 use crate::ops::{Cmp, Operand};
 use alea_core::Span;
@@ -187,6 +187,8 @@ pub(crate) enum L {
         n: S,
         k: u64,
         span: Span,
+        /// Appends two or more dice: straight-line code when `n` is a small literal.
+        many: PoolDice,
     },
     Repeat {
         n: S,
