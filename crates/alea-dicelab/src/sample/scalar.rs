@@ -50,6 +50,36 @@ impl S {
         }
     }
 
+    /// [`S::BinDice`]: its step, the two dice, the operator. Inline in [`S::eval_node`] and
+    /// in the roll loop of a statement that is one such node (`d6.d6`), where it saves the
+    /// node's call.
+    #[inline(always)]
+    pub(crate) fn bin_dice<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
+        let S::BinDice {
+            op,
+            k,
+            steps,
+            span,
+            op_span,
+        } = self
+        else {
+            return self.eval_node::<P>(cx);
+        };
+        cx.own::<P>(1, *span)?;
+        let (a, b) = if P {
+            // Each die's steps before its draw, as the two `DieK` operands charge them.
+            cx.own::<P>(1, steps[0])?;
+            cx.own::<P>(1, steps[1])?;
+            let a = cx.die(k[0]);
+            cx.own::<P>(1, steps[2])?;
+            cx.own::<P>(1, steps[3])?;
+            (a, cx.die(k[1]))
+        } else {
+            two_dice(cx.rng, *k)
+        };
+        binary(cx, *op, a, b, *op_span)
+    }
+
     /// An operand in the fast mode: a constant or a single-member variable here, anything
     /// else by its call.
     #[inline(always)]
@@ -120,27 +150,7 @@ impl S {
                 let b = b.eval::<P>(cx)?;
                 binary(cx, *op, a, b, *op_span)
             }
-            S::BinDice {
-                op,
-                k,
-                steps,
-                span,
-                op_span,
-            } => {
-                cx.own::<P>(1, *span)?;
-                let (a, b) = if P {
-                    // Each die's steps before its draw, as the two `DieK` operands charge them.
-                    cx.own::<P>(1, steps[0])?;
-                    cx.own::<P>(1, steps[1])?;
-                    let a = cx.die(k[0]);
-                    cx.own::<P>(1, steps[2])?;
-                    cx.own::<P>(1, steps[3])?;
-                    (a, cx.die(k[1]))
-                } else {
-                    two_dice(cx.rng, *k)
-                };
-                binary(cx, *op, a, b, *op_span)
-            }
+            S::BinDice { .. } => self.bin_dice::<P>(cx),
             S::DivK { a, m, span, d_span } => {
                 cx.own::<P>(1, *span)?;
                 let a = a.eval::<P>(cx)?;

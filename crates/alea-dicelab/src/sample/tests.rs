@@ -184,6 +184,11 @@ fn tricky_programs_agree() {
         // `n#e` with a single-value `e` (its own call in the fast mode).
         "count (while x=(d6/6) do ((count <1 x)#(d6/6))), sum(d3#(d6/2)), (d3-2)#d4+1",
         "sum(d3#(1/(d2-1)))",
+        // Two dice and an operator as the whole statement (the roll loop evaluates the node).
+        "d20 ^ d20",
+        "d7 % d3",
+        "d6 / d2",
+        "d10 * d10",
     ];
     for p in programs {
         agree(p, 5, 200);
