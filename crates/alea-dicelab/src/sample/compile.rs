@@ -435,7 +435,28 @@ impl Compiler {
                 let (list, cl) = self.list(list);
                 let list = Box::new(list);
                 let node = if let Some(cmp) = ops::comparison(*selector, *drop) {
-                    L::FilterCmp { cmp, x, list }
+                    match *list {
+                        L::Extreme {
+                            largest,
+                            list,
+                            buf,
+                            span,
+                            one_span,
+                        } => L::CmpExtreme {
+                            cmp,
+                            x,
+                            largest,
+                            list,
+                            buf,
+                            span,
+                            one_span,
+                        },
+                        list => L::FilterCmp {
+                            cmp,
+                            x,
+                            list: Box::new(list),
+                        },
+                    }
                 } else if let (Selector::Low | Selector::High, false, S::Const(1, one_span)) =
                     (selector, drop, &x)
                 {

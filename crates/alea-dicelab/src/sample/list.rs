@@ -162,6 +162,28 @@ impl L {
                 }
                 cx.check_len(out.len(), *span)
             }
+            L::CmpExtreme {
+                cmp,
+                x,
+                largest,
+                list,
+                buf,
+                span,
+                one_span,
+            } => {
+                let k = x.eval::<P>(cx)?;
+                // The steps and the length check of `L::Extreme`, whose member the filter
+                // would then drop or keep.
+                cx.own::<P>(1, *one_span)?;
+                let v = list.extreme::<P>(cx, *largest, buf)?;
+                cx.check_len(out.len() + usize::from(v.is_some()), *span)?;
+                if let Some(v) = v
+                    && cmp.keeps(v, k)
+                {
+                    out.push(v);
+                }
+                Ok(())
+            }
             L::If {
                 cond,
                 buf,

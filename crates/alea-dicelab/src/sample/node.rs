@@ -238,6 +238,17 @@ pub(crate) enum L {
         span: Span,
         one_span: Span,
     },
+    /// `SEL x (high 1 e)` / `SEL x (low 1 e)`: a comparison filter of an extreme tests the
+    /// one member before pushing it, instead of pushing it and filtering the output.
+    CmpExtreme {
+        cmp: Cmp,
+        x: S,
+        largest: bool,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        one_span: Span,
+    },
     If {
         cond: Box<L>,
         buf: Vec<i32>,

@@ -189,6 +189,11 @@ fn tricky_programs_agree() {
         "d7 % d3",
         "d6 / d2",
         "d10 * d10",
+        // A comparison filter of an extreme (the member tested before it is pushed).
+        "(<3 high 1 ()), (>= d4 low 1 3#d6), count (== 2 high 1 (d3,d3))",
+        "let a = 3#d6 in let b = 2#d6 in count((<(high 1 a) high 1 b), (<(high 1 low 2 a) low 1 b))",
+        "let a = 3#d6 in (> (1/(d2-1)) high 1 a)",
+        "let x = 4#d6 in (>2 low 1 drop high 1 x), (!=3 high 1 low 2 x)",
     ];
     for p in programs {
         agree(p, 5, 200);
@@ -223,6 +228,8 @@ fn step_limit_errors_agree() {
     assert_eq!(agree("count(9000000#(sum(8#d2)))", 1, 1), 1);
     assert_eq!(agree("count(6000000#(3#d2))", 1, 1), 1);
     assert_eq!(agree("count(30000000#(d2/2))", 1, 1), 1);
+    // The list limit passed by an extreme's member, which its filter keeps.
+    assert_eq!(agree("count(10000001#(<7 low 1 (d6,d6)))", 1, 1), 1);
     // A foreach's bodies are charged ahead at once (past the limit here): the division by
     // zero in the first member is the error.
     let p = "count (foreach y in 9000000#1 do y/(y-1)+y+y+y+y+y+y+y+y+y+y+y+y+y+y)";
