@@ -2,7 +2,7 @@
 //! each shape and computes each node's *cost*, the steps of its parts that always run (see
 //! the step rules in [`crate::sample`]).
 
-use super::cx::{fold_dice_fn, pool_dice_fn};
+use super::cx::{fold_dice_fn, fold_list_fn, pool_dice_fn};
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
 use crate::ops::{self, Operand};
@@ -257,6 +257,7 @@ impl Compiler {
                 let node = S::AggCmpVar {
                     op,
                     cmp,
+                    fold: fold_list_fn(op, cmp),
                     x: Box::new(x),
                     slot,
                     span,

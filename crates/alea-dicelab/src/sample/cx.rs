@@ -208,22 +208,52 @@ pub(crate) fn compact_cmp(out: &mut Vec<i32>, start: usize, cmp: Cmp, x: i32) {
     each_cmp!(cmp, C => compact(out, start, |m| C.keeps(m, x)))
 }
 
+/// `op` of a one-member list's comparison filter, in the caller: the test first, then the
+/// aggregate (as the caller's code would be written).
+#[inline(always)]
+fn fold_one(op: Aggregate, cmp: Cmp, x: i32, m: i32) -> i32 {
+    let kept = cmp.keeps(m, x);
+    ops::aggregate_kept(op, std::iter::once(m), move |_| kept)
+}
+
 /// [`fold_cmp`] with a one-member list (a loop's bound die, `count <6 x`) folded in the
 /// caller: one comparison instead of a call and the per-comparison loop's setup.
 #[inline(always)]
 pub(crate) fn fold_cmp_short(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
     if let [m] = *items {
-        // The test first, then the aggregate (as the caller's code would be written).
-        let kept = cmp.keeps(m, x);
-        return ops::aggregate_kept(op, std::iter::once(m), move |_| kept);
+        return fold_one(op, cmp, x, m);
     }
     fold_cmp(op, cmp, x, items)
+}
+
+/// [`fold_cmp_short`] whose longer lists go to `fold`, the loop the compiler chose for `op`
+/// and `cmp` ([`fold_list_fn`]).
+#[inline(always)]
+pub(crate) fn fold_cmp_by(op: Aggregate, cmp: Cmp, x: i32, items: &[i32], fold: FoldList) -> i32 {
+    if let [m] = *items {
+        return fold_one(op, cmp, x, m);
+    }
+    fold(x, items)
 }
 
 /// `op (SEL x items)` for the comparison `cmp`, without building the filtered list.
 #[inline(never)]
 pub(crate) fn fold_cmp(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
     each_cmp!(cmp, C => ops::aggregate_kept(op, items.iter().copied(), |m| C.keeps(m, x)))
+}
+
+/// A fold of a list's comparison filter chosen once by the compiler ([`fold_list_fn`]):
+/// `fold(x, items)` is `op (SEL x items)`; a bound variable's fold (`sum (==y x)` in a
+/// `foreach`) calls its loop directly instead of deciding the comparison and the aggregate
+/// at every call, as [`fold_cmp`] does.
+pub(crate) type FoldList = fn(i32, &[i32]) -> i32;
+
+/// The loop of `op (SEL x items)` for the comparison `cmp`: one monomorphic function per
+/// aggregate and comparison.
+pub(crate) fn fold_list_fn(op: Aggregate, cmp: Cmp) -> FoldList {
+    each_aggregate!(op, OP => each_cmp!(cmp, C => |x: i32, items: &[i32]| {
+        ops::aggregate_kept(OP, items.iter().copied(), |m| C.keeps(m, x))
+    }))
 }
 
 /// `op` over `n` fresh `dk` that pass `keep`: the draws of `n#dk`, without the list.

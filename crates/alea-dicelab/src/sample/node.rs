@@ -3,7 +3,7 @@
 //! Every node keeps the spans its errors and its steps are reported at (see the module docs
 //! of [`crate::sample`] for the step rules), so the one evaluator reports every error itself.
 
-use super::cx::{FoldDice, PoolDice};
+use super::cx::{FoldDice, FoldList, PoolDice};
 use crate::ast::{Aggregate, BinOp, Reorder, Selector};
 use crate::ops::{Cmp, Operand};
 use alea_core::Span;
@@ -130,6 +130,8 @@ pub(crate) enum S {
     AggCmpVar {
         op: Aggregate,
         cmp: Cmp,
+        /// The loop for `op` and `cmp` over two or more members, chosen by the compiler.
+        fold: FoldList,
         x: Box<S>,
         slot: usize,
         span: Span,

@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, div_k, fold_cmp, fold_cmp_short, select, two_dice};
+use super::cx::{Cx, R, div_k, fold_cmp, fold_cmp_by, fold_cmp_short, select, two_dice};
 use super::node::{Link, Need, S};
 use crate::ast::BinOp;
 use crate::ops;
@@ -41,10 +41,15 @@ impl S {
             // The fold of a bound variable (`count <6 x` in a loop body) in the fast mode,
             // where its own steps are charged ahead.
             S::AggCmpVar {
-                op, cmp, x, slot, ..
+                op,
+                cmp,
+                fold,
+                x,
+                slot,
+                ..
             } if !P => {
                 let x = x.operand(cx)?;
-                Ok(fold_cmp_short(*op, *cmp, x, &cx.env[*slot]))
+                Ok(fold_cmp_by(*op, *cmp, x, &cx.env[*slot], *fold))
             }
             _ => self.eval_node::<P>(cx),
         }
@@ -231,17 +236,17 @@ impl S {
                 Ok(fold_cmp_short(*op, *cmp, x, &[v]))
             }
             S::AggCmpVar {
-                op,
-                cmp,
+                fold,
                 x,
                 slot,
                 span,
                 var_span,
+                ..
             } => {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 cx.own::<P>(1, *var_span)?;
-                Ok(fold_cmp(*op, *cmp, x, &cx.env[*slot]))
+                Ok(fold(x, &cx.env[*slot]))
             }
             S::AggSel {
                 op,

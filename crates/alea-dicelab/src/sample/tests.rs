@@ -194,6 +194,9 @@ fn tricky_programs_agree() {
         "let a = 3#d6 in let b = 2#d6 in count((<(high 1 a) high 1 b), (<(high 1 low 2 a) low 1 b))",
         "let a = 3#d6 in (> (1/(d2-1)) high 1 a)",
         "let x = 4#d6 in (>2 low 1 drop high 1 x), (!=3 high 1 low 2 x)",
+        // Folds of a bound variable's comparison filter (the loop chosen by the compiler).
+        "let x = 5#d6 in (sum (==2 x), prod (>3 x), count (<=4 x), sum (drop >= 3 x))",
+        "let x = (d3-1)#d4 in (count (!= 1 x), prod (drop < 2 x), sum (>(1/(d2-1)) x))",
     ];
     for p in programs {
         agree(p, 5, 200);
@@ -230,6 +233,9 @@ fn step_limit_errors_agree() {
     assert_eq!(agree("count(30000000#(d2/2))", 1, 1), 1);
     // The list limit passed by an extreme's member, which its filter keeps.
     assert_eq!(agree("count(10000001#(<7 low 1 (d6,d6)))", 1, 1), 1);
+    // The precise rerun of a bound variable's folds.
+    let p = "let x = 3#d6 in count(9000000#((count >3 x) + (sum (<5 x)) + (prod (==2 x))))";
+    assert_eq!(agree(p, 1, 1), 1);
     // A foreach's bodies are charged ahead at once (past the limit here): the division by
     // zero in the first member is the error.
     let p = "count (foreach y in 9000000#1 do y/(y-1)+y+y+y+y+y+y+y+y+y+y+y+y+y+y)";
