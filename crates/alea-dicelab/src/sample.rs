@@ -195,6 +195,13 @@ impl Sampler {
                         s.eval::<false>(cx).map(Some)
                     })
                 }
+                // Two dice and an operator (`d6.d6`): the node's code in this loop, without
+                // its call.
+                L::Scalar(s @ S::BinDice { .. }, _) => {
+                    fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
+                        s.bin_dice::<false>(cx).map(Some)
+                    })
+                }
                 L::Scalar(s, _) => fast_rolls(&mut cx, *cost, &mut rolls, &mut each, |cx| {
                     s.eval_node::<false>(cx).map(Some)
                 }),

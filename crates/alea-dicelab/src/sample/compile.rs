@@ -2,7 +2,7 @@
 //! each shape and computes each node's *cost*, the steps of its parts that always run (see
 //! the step rules in [`crate::sample`]).
 
-use super::cx::fold_dice_fn;
+use super::cx::{fold_dice_fn, fold_list_fn, pool_dice_fn};
 use super::node::{L, Link, Need, S};
 use crate::ast::{Aggregate, BinOp, Expr, ExprKind, Selector, Var};
 use crate::ops::{self, Operand};
@@ -268,6 +268,7 @@ impl Compiler {
                 let node = S::AggCmpVar {
                     op,
                     cmp,
+                    fold: fold_list_fn(op, cmp),
                     x: Box::new(x),
                     slot,
                     span,
@@ -391,7 +392,12 @@ impl Compiler {
             } => {
                 let (n, cn) = self.scalar(count, Need::of(Operand::Count, *op_span));
                 if let Some((k, _)) = die_k(body) {
-                    return (L::RepeatDice { n, k, span }, cn);
+                    let literal = match n {
+                        S::Const(c, _) => Some(c),
+                        _ => None,
+                    };
+                    let many = pool_dice_fn(literal);
+                    return (L::RepeatDice { n, k, span, many }, cn);
                 }
                 let (b, cb) = self.list(body);
                 let per = 1 + cb;
@@ -441,7 +447,28 @@ impl Compiler {
                 let (list, cl) = self.list(list);
                 let list = Box::new(list);
                 let node = if let Some(cmp) = ops::comparison(*selector, *drop) {
-                    L::FilterCmp { cmp, x, list }
+                    match *list {
+                        L::Extreme {
+                            largest,
+                            list,
+                            buf,
+                            span,
+                            one_span,
+                        } => L::CmpExtreme {
+                            cmp,
+                            x,
+                            largest,
+                            list,
+                            buf,
+                            span,
+                            one_span,
+                        },
+                        list => L::FilterCmp {
+                            cmp,
+                            x,
+                            list: Box::new(list),
+                        },
+                    }
                 } else if let (Selector::Low | Selector::High, false, S::Const(1, one_span)) =
                     (selector, drop, &x)
                 {

@@ -208,22 +208,52 @@ pub(crate) fn compact_cmp(out: &mut Vec<i32>, start: usize, cmp: Cmp, x: i32) {
     each_cmp!(cmp, C => compact(out, start, |m| C.keeps(m, x)))
 }
 
+/// `op` of a one-member list's comparison filter, in the caller: the test first, then the
+/// aggregate (as the caller's code would be written).
+#[inline(always)]
+fn fold_one(op: Aggregate, cmp: Cmp, x: i32, m: i32) -> i32 {
+    let kept = cmp.keeps(m, x);
+    ops::aggregate_kept(op, std::iter::once(m), move |_| kept)
+}
+
 /// [`fold_cmp`] with a one-member list (a loop's bound die, `count <6 x`) folded in the
 /// caller: one comparison instead of a call and the per-comparison loop's setup.
 #[inline(always)]
 pub(crate) fn fold_cmp_short(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
     if let [m] = *items {
-        // The test first, then the aggregate (as the caller's code would be written).
-        let kept = cmp.keeps(m, x);
-        return ops::aggregate_kept(op, std::iter::once(m), move |_| kept);
+        return fold_one(op, cmp, x, m);
     }
     fold_cmp(op, cmp, x, items)
+}
+
+/// [`fold_cmp_short`] whose longer lists go to `fold`, the loop the compiler chose for `op`
+/// and `cmp` ([`fold_list_fn`]).
+#[inline(always)]
+pub(crate) fn fold_cmp_by(op: Aggregate, cmp: Cmp, x: i32, items: &[i32], fold: FoldList) -> i32 {
+    if let [m] = *items {
+        return fold_one(op, cmp, x, m);
+    }
+    fold(x, items)
 }
 
 /// `op (SEL x items)` for the comparison `cmp`, without building the filtered list.
 #[inline(never)]
 pub(crate) fn fold_cmp(op: Aggregate, cmp: Cmp, x: i32, items: &[i32]) -> i32 {
     each_cmp!(cmp, C => ops::aggregate_kept(op, items.iter().copied(), |m| C.keeps(m, x)))
+}
+
+/// A fold of a list's comparison filter chosen once by the compiler ([`fold_list_fn`]):
+/// `fold(x, items)` is `op (SEL x items)`; a bound variable's fold (`sum (==y x)` in a
+/// `foreach`) calls its loop directly instead of deciding the comparison and the aggregate
+/// at every call, as [`fold_cmp`] does.
+pub(crate) type FoldList = fn(i32, &[i32]) -> i32;
+
+/// The loop of `op (SEL x items)` for the comparison `cmp`: one monomorphic function per
+/// aggregate and comparison.
+pub(crate) fn fold_list_fn(op: Aggregate, cmp: Cmp) -> FoldList {
+    each_aggregate!(op, OP => each_cmp!(cmp, C => |x: i32, items: &[i32]| {
+        ops::aggregate_kept(OP, items.iter().copied(), |m| C.keeps(m, x))
+    }))
 }
 
 /// `op` over `n` fresh `dk` that pass `keep`: the draws of `n#dk`, without the list.
@@ -253,21 +283,26 @@ pub(crate) fn fold_dice_fn(op: Aggregate, cmp: Option<Cmp>) -> FoldDice {
 }
 
 /// Appends `n` fresh `dk` to `out`. No die and one die (a `while` body's `(count <6 x)#d6`
-/// nearly always) are handled in the caller, without the call and the state copy of the loop.
+/// nearly always) are handled in the caller, without the call and the state copy of the
+/// loop; two or more go to `many`, the fill the compiler chose ([`pool_dice_fn`]).
 #[inline(always)]
-pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+pub(crate) fn push_dice(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64, many: PoolDice) {
     // One test for the pools (`5#d10`), which go to the loop.
     if n >= 2 {
-        push_dice_loop(rng, out, n, k);
+        many(rng, out, n, k);
     } else if n == 1 {
         out.push((1 + rng.below(k)) as i32);
     }
 }
 
+/// Appends `n ≥ 2` fresh dice to a list, `fill(rng, out, n, k)`, drawing as `n#dk` does:
+/// chosen once by the compiler for each `n#dK` ([`pool_dice_fn`]).
+pub(crate) type PoolDice = fn(&mut Rng, &mut Vec<i32>, usize, u64);
+
+/// Any count: eight dice at a time into a stack block, appended whole (a fixed-size copy,
+/// no `memset` of the new members and no `memcpy` call) and the unused tail cut.
 #[inline(never)]
 fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
-    // Eight dice at a time into a stack block, appended whole (a fixed-size copy, no
-    // `memset` of the new members and no `memcpy` call) and the unused tail cut.
     let mut local = rng.clone();
     out.reserve(n + 8);
     let mut left = n;
@@ -283,6 +318,35 @@ fn push_dice_loop(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
         left -= m;
     }
     *rng = local;
+}
+
+/// A literal count `N` (the only `n` its node can give): the dice drawn from a local copy
+/// of the generator into a fixed array (straight-line code, without the block loop's
+/// counter and tail cut), then appended whole.
+fn pool_dice<const N: usize>(rng: &mut Rng, out: &mut Vec<i32>, n: usize, k: u64) {
+    debug_assert_eq!(n, N);
+    let mut local = rng.clone();
+    let mut block = [0i32; N];
+    for slot in &mut block {
+        *slot = die(&mut local, k);
+    }
+    *rng = local;
+    out.extend(block);
+}
+
+/// The fill of `n#dK`'s pools of two or more dice: for a literal `n` from 2 to 8 (the pools
+/// of the man pages) straight-line code for that `n`, else the loop for any count.
+pub(crate) fn pool_dice_fn(literal: Option<i32>) -> PoolDice {
+    match literal {
+        Some(2) => pool_dice::<2>,
+        Some(3) => pool_dice::<3>,
+        Some(4) => pool_dice::<4>,
+        Some(5) => pool_dice::<5>,
+        Some(6) => pool_dice::<6>,
+        Some(7) => pool_dice::<7>,
+        Some(8) => pool_dice::<8>,
+        _ => push_dice_loop,
+    }
 }
 
 /// `a / d` (truncating) for `d ≥ 2`, with `m = floor((2^64 - 1) / d) + 1`: `|a| < 2^32`, so

@@ -3,7 +3,7 @@
 use super::cx::{
     Cx, R, append, check_len_ahead, compact_cmp, extreme, fold_cmp_short, push_dice, select,
 };
-use super::node::L;
+use super::node::{L, S};
 use crate::ast::{Aggregate, Reorder};
 use crate::ops;
 use crate::roll::MAX_WHILE_ITERATIONS;
@@ -20,13 +20,22 @@ impl L {
                 cx.check_len(out.len(), *span)
             }
             // `n#dK` in the fast mode (a loop body's `(count <6 x)#d6`), without a call.
-            L::RepeatDice { n, k, span } if !P => {
+            L::RepeatDice { n, k, span, many } if !P => {
                 let n = n.eval::<P>(cx)?.max(0) as usize;
                 cx.check_len(out.len().saturating_add(n), *span)?;
                 cx.add::<P>(2 * n as u64, *span)?;
-                push_dice(cx.rng, out, n, *k);
+                push_dice(cx.rng, out, n, *k, *many);
                 Ok(())
             }
+            // `n#e` with a single-value `e` (a loop body's `(count <1 x)#(d6/6)`) in the fast
+            // mode: a small function of its own, without `eval_node`'s prologue and dispatch.
+            L::RepeatScalar {
+                n,
+                body,
+                per,
+                span,
+                body_span,
+            } if !P => repeat_scalar::<P>(cx, out, n, body, *per, *span, *body_span),
             _ => self.eval_node::<P>(cx, out),
         }
     }
@@ -46,11 +55,11 @@ impl L {
                 Err(cx.fail(ops::unknown_variable(*span, name)))
             }
             L::Empty => Ok(()),
-            L::RepeatDice { n, k, span } => {
+            L::RepeatDice { n, k, span, many } => {
                 let n = n.eval::<P>(cx)?.max(0) as usize;
                 cx.check_len(out.len().saturating_add(n), *span)?;
                 cx.add::<P>(2 * n as u64, *span)?;
-                push_dice(cx.rng, out, n, *k);
+                push_dice(cx.rng, out, n, *k, *many);
                 Ok(())
             }
             L::Repeat { n, body, per, span } => {
@@ -68,22 +77,7 @@ impl L {
                 per,
                 span,
                 body_span,
-            } => {
-                let n = n.eval::<P>(cx)?.max(0) as usize;
-                cx.ahead::<P>((n as u64).saturating_mul(*per), *span)?;
-                // The roller checks the length after each push; past the limit it fails at
-                // the latest on the last one.
-                check_len_ahead::<P>(out.len().saturating_add(n))?;
-                for _ in 0..n {
-                    cx.own::<P>(1, *span)?;
-                    let v = body.eval::<P>(cx)?;
-                    out.push(v);
-                    if P {
-                        cx.check_len(out.len(), *body_span)?;
-                    }
-                }
-                Ok(())
-            }
+            } => repeat_scalar::<P>(cx, out, n, body, *per, *span, *body_span),
             L::Range { lo, hi, span } => {
                 let a = lo.eval::<P>(cx)?;
                 let b = hi.eval::<P>(cx)?;
@@ -167,6 +161,28 @@ impl L {
                     out.push(v);
                 }
                 cx.check_len(out.len(), *span)
+            }
+            L::CmpExtreme {
+                cmp,
+                x,
+                largest,
+                list,
+                buf,
+                span,
+                one_span,
+            } => {
+                let k = x.eval::<P>(cx)?;
+                // The steps and the length check of `L::Extreme`, whose member the filter
+                // would then drop or keep.
+                cx.own::<P>(1, *one_span)?;
+                let v = list.extreme::<P>(cx, *largest, buf)?;
+                cx.check_len(out.len() + usize::from(v.is_some()), *span)?;
+                if let Some(v) = v
+                    && cmp.keeps(v, k)
+                {
+                    out.push(v);
+                }
+                Ok(())
             }
             L::If {
                 cond,
@@ -302,6 +318,35 @@ fn foreach<const P: bool>(
         bound.clear();
         bound.push(m);
         body.eval::<P>(cx, out)?;
+    }
+    Ok(())
+}
+
+/// `n#e` with a single-value `e` ([`L::RepeatScalar`]), out of line: the fast mode calls it
+/// from [`L::eval`] directly, without `eval_node`'s prologue and dispatch.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn repeat_scalar<const P: bool>(
+    cx: &mut Cx,
+    out: &mut Vec<i32>,
+    n: &mut S,
+    body: &mut S,
+    per: u64,
+    span: Span,
+    body_span: Span,
+) -> R<()> {
+    let n = n.eval::<P>(cx)?.max(0) as usize;
+    cx.ahead::<P>((n as u64).saturating_mul(per), span)?;
+    // The roller checks the length after each push; past the limit it fails at the latest
+    // on the last one.
+    check_len_ahead::<P>(out.len().saturating_add(n))?;
+    for _ in 0..n {
+        cx.own::<P>(1, span)?;
+        let v = body.eval::<P>(cx)?;
+        out.push(v);
+        if P {
+            cx.check_len(out.len(), body_span)?;
+        }
     }
     Ok(())
 }

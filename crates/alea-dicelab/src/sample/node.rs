@@ -3,7 +3,7 @@
 //! Every node keeps the spans its errors and its steps are reported at (see the module docs
 //! of [`crate::sample`] for the step rules), so the one evaluator reports every error itself.
 
-use super::cx::FoldDice;
+use super::cx::{FoldDice, FoldList, PoolDice};
 use crate::ast::{Aggregate, BinOp, Reorder, Selector};
 use crate::ops::{Cmp, Operand};
 use alea_core::Span;
@@ -130,6 +130,8 @@ pub(crate) enum S {
     AggCmpVar {
         op: Aggregate,
         cmp: Cmp,
+        /// The loop for `op` and `cmp` over two or more members, chosen by the compiler.
+        fold: FoldList,
         x: Box<S>,
         slot: usize,
         span: Span,
@@ -187,6 +189,8 @@ pub(crate) enum L {
         n: S,
         k: u64,
         span: Span,
+        /// Appends two or more dice: straight-line code when `n` is a small literal.
+        many: PoolDice,
     },
     Repeat {
         n: S,
@@ -230,6 +234,17 @@ pub(crate) enum L {
     /// `high 1 e` / `low 1 e`: the extreme member of `e` (none when `e` is empty), read in
     /// place when `e` is a variable, instead of a selection copied through a buffer.
     Extreme {
+        largest: bool,
+        list: Box<L>,
+        buf: Vec<i32>,
+        span: Span,
+        one_span: Span,
+    },
+    /// `SEL x (high 1 e)` / `SEL x (low 1 e)`: a comparison filter of an extreme tests the
+    /// one member before pushing it, instead of pushing it and filtering the output.
+    CmpExtreme {
+        cmp: Cmp,
+        x: S,
         largest: bool,
         list: Box<L>,
         buf: Vec<i32>,

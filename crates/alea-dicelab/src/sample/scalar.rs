@@ -1,6 +1,6 @@
 //! Evaluation of the nodes that give one value.
 
-use super::cx::{Cx, R, div_k, fold_cmp, fold_cmp_short, select, two_dice};
+use super::cx::{Cx, R, div_k, fold_cmp, fold_cmp_by, fold_cmp_short, select, two_dice};
 use super::node::{Link, Need, S};
 use crate::ast::BinOp;
 use crate::ops;
@@ -41,13 +41,48 @@ impl S {
             // The fold of a bound variable (`count <6 x` in a loop body) in the fast mode,
             // where its own steps are charged ahead.
             S::AggCmpVar {
-                op, cmp, x, slot, ..
+                op,
+                cmp,
+                fold,
+                x,
+                slot,
+                ..
             } if !P => {
                 let x = x.operand(cx)?;
-                Ok(fold_cmp_short(*op, *cmp, x, &cx.env[*slot]))
+                Ok(fold_cmp_by(*op, *cmp, x, &cx.env[*slot], *fold))
             }
             _ => self.eval_node::<P>(cx),
         }
+    }
+
+    /// [`S::BinDice`]: its step, the two dice, the operator. Inline in [`S::eval_node`] and
+    /// in the roll loop of a statement that is one such node (`d6.d6`), where it saves the
+    /// node's call.
+    #[inline(always)]
+    pub(crate) fn bin_dice<const P: bool>(&mut self, cx: &mut Cx) -> R<i32> {
+        let S::BinDice {
+            op,
+            k,
+            steps,
+            span,
+            op_span,
+        } = self
+        else {
+            return self.eval_node::<P>(cx);
+        };
+        cx.own::<P>(1, *span)?;
+        let (a, b) = if P {
+            // Each die's steps before its draw, as the two `DieK` operands charge them.
+            cx.own::<P>(1, steps[0])?;
+            cx.own::<P>(1, steps[1])?;
+            let a = cx.die(k[0]);
+            cx.own::<P>(1, steps[2])?;
+            cx.own::<P>(1, steps[3])?;
+            (a, cx.die(k[1]))
+        } else {
+            two_dice(cx.rng, *k)
+        };
+        binary(cx, *op, a, b, *op_span)
     }
 
     /// An operand in the fast mode: a constant or a single-member variable here, anything
@@ -120,27 +155,7 @@ impl S {
                 let b = b.eval::<P>(cx)?;
                 binary(cx, *op, a, b, *op_span)
             }
-            S::BinDice {
-                op,
-                k,
-                steps,
-                span,
-                op_span,
-            } => {
-                cx.own::<P>(1, *span)?;
-                let (a, b) = if P {
-                    // Each die's steps before its draw, as the two `DieK` operands charge them.
-                    cx.own::<P>(1, steps[0])?;
-                    cx.own::<P>(1, steps[1])?;
-                    let a = cx.die(k[0]);
-                    cx.own::<P>(1, steps[2])?;
-                    cx.own::<P>(1, steps[3])?;
-                    (a, cx.die(k[1]))
-                } else {
-                    two_dice(cx.rng, *k)
-                };
-                binary(cx, *op, a, b, *op_span)
-            }
+            S::BinDice { .. } => self.bin_dice::<P>(cx),
             S::DivK { a, m, span, d_span } => {
                 cx.own::<P>(1, *span)?;
                 let a = a.eval::<P>(cx)?;
@@ -221,17 +236,17 @@ impl S {
                 Ok(fold_cmp_short(*op, *cmp, x, &[v]))
             }
             S::AggCmpVar {
-                op,
-                cmp,
+                fold,
                 x,
                 slot,
                 span,
                 var_span,
+                ..
             } => {
                 cx.own::<P>(1, *span)?;
                 let x = x.eval::<P>(cx)?;
                 cx.own::<P>(1, *var_span)?;
-                Ok(fold_cmp(*op, *cmp, x, &cx.env[*slot]))
+                Ok(fold(x, &cx.env[*slot]))
             }
             S::AggSel {
                 op,

@@ -175,6 +175,28 @@ fn tricky_programs_agree() {
         "sum sum -(1/0)",
         "d d (d3 - 1)",
         "let x = 1,2 in sum sum -x",
+        // Pools of a literal size (straight-line fills for 2 to 8 dice, the loop beyond).
+        "sum(2#d6), 3#d6, sum(4#d6), count >2 (5#d4), 6#d3, high 1 (7#d10), 8#d2, 9#d6, 1#d6",
+        "let x = 4#d8 in sum(high 2 x) - sum(low 1 x)",
+        "let y = 0#d6 in count y",
+        "sum(2#d0)",
+        "(d3-1)#(2#d6), sum(5#(d6, 2#d4)), let p = 3#d6 in sum (while x=p do ((count ==6 x)#d6))",
+        // `n#e` with a single-value `e` (its own call in the fast mode).
+        "count (while x=(d6/6) do ((count <1 x)#(d6/6))), sum(d3#(d6/2)), (d3-2)#d4+1",
+        "sum(d3#(1/(d2-1)))",
+        // Two dice and an operator as the whole statement (the roll loop evaluates the node).
+        "d20 ^ d20",
+        "d7 % d3",
+        "d6 / d2",
+        "d10 * d10",
+        // A comparison filter of an extreme (the member tested before it is pushed).
+        "(<3 high 1 ()), (>= d4 low 1 3#d6), count (== 2 high 1 (d3,d3))",
+        "let a = 3#d6 in let b = 2#d6 in count((<(high 1 a) high 1 b), (<(high 1 low 2 a) low 1 b))",
+        "let a = 3#d6 in (> (1/(d2-1)) high 1 a)",
+        "let x = 4#d6 in (>2 low 1 drop high 1 x), (!=3 high 1 low 2 x)",
+        // Folds of a bound variable's comparison filter (the loop chosen by the compiler).
+        "let x = 5#d6 in (sum (==2 x), prod (>3 x), count (<=4 x), sum (drop >= 3 x))",
+        "let x = (d3-1)#d4 in (count (!= 1 x), prod (drop < 2 x), sum (>(1/(d2-1)) x))",
     ];
     for p in programs {
         agree(p, 5, 200);
@@ -205,6 +227,15 @@ fn step_limit_errors_agree() {
     assert_eq!(agree("count (200000000#(1/0, d6))", 1, 1), 1);
     assert_eq!(agree("count (9000000#d6, 2000000#(1))", 1, 1), 1);
     assert_eq!(agree("count (9000000#d6, 900000#(1))", 1, 1), 0);
+    // Past the limit inside literal pools (the fast mode's charge, then the precise rerun).
+    assert_eq!(agree("count(9000000#(sum(8#d2)))", 1, 1), 1);
+    assert_eq!(agree("count(6000000#(3#d2))", 1, 1), 1);
+    assert_eq!(agree("count(30000000#(d2/2))", 1, 1), 1);
+    // The list limit passed by an extreme's member, which its filter keeps.
+    assert_eq!(agree("count(10000001#(<7 low 1 (d6,d6)))", 1, 1), 1);
+    // The precise rerun of a bound variable's folds.
+    let p = "let x = 3#d6 in count(9000000#((count >3 x) + (sum (<5 x)) + (prod (==2 x))))";
+    assert_eq!(agree(p, 1, 1), 1);
     // A foreach's bodies are charged ahead at once (past the limit here): the division by
     // zero in the first member is the error.
     let p = "count (foreach y in 9000000#1 do y/(y-1)+y+y+y+y+y+y+y+y+y+y+y+y+y+y)";
