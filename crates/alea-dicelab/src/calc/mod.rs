@@ -34,6 +34,7 @@ mod concrete;
 mod eval;
 mod faces;
 mod kept;
+mod list_len;
 mod marks;
 mod ops;
 mod pool;
