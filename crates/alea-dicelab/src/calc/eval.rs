@@ -73,7 +73,9 @@ pub(crate) fn error_at(span: Span, msg: impl Into<String>) -> Box<Diagnostic> {
     Box::new(Diagnostic::error(msg).with_span(span))
 }
 
-/// Turns a budget error into a diagnostic naming the construct.
+/// Turns a budget error into a diagnostic naming the construct. Calc-only: the budget bounds
+/// what calc builds (outcomes, steps over all rolls at once), which no single roll has; a
+/// limit of one roll is roll mode's error (`ops.rs`, see `list_len.rs`).
 pub(crate) fn limit(span: Span, construct: &str) -> impl FnOnce(ProbError) -> Box<Diagnostic> + '_ {
     move |e| error_at(span, format!("calc limit in '{construct}': {e}"))
 }
@@ -188,6 +190,7 @@ impl<'a> Calc<'a> {
                         &mut self.budget,
                     )
                     .map_err(limit(*op_span, sym))?;
+                // Roll mode's text (`ops::binary`) at its span, the operator.
                 if let Some(m) = err {
                     return Err(error_at(*op_span, m));
                 }
@@ -536,6 +539,7 @@ impl<'a> Calc<'a> {
                 &mut self.budget,
             )
             .map_err(limit(e.span, selector.symbol()))?;
+        // Roll mode's text (`ops::negative_count_message`) at its span, the selector.
         if let Some(m) = err {
             return Err(error_at(selector_span, m));
         }
