@@ -15,9 +15,10 @@
 //! face. A pool with a keep (`high 3 (30#d6)`) has no such classes and takes the general path.
 
 use super::eval::{Calc, R, Val, limit};
-use super::faces::{reads_only, refs};
+use super::faces::reads_only;
 use super::marks::node_key;
 use super::pool::{LazyPool, passes};
+use super::uses::Uses;
 use crate::ast::{Aggregate, Expr, ExprKind, Selector};
 use alea_prob::Dist;
 use std::collections::{HashMap, HashSet};
@@ -27,13 +28,17 @@ pub(crate) type Plan<'a> = HashMap<usize, ClassPlan<'a>>;
 
 /// Recognises every `let` with dice in its value once, before evaluation (iterative: statements
 /// may nest thousands deep).
-pub(crate) fn plan<'a>(root: &'a Expr, deterministic: &HashSet<usize>) -> Plan<'a> {
+pub(crate) fn plan<'a>(
+    root: &'a Expr,
+    uses: &Uses<'a>,
+    deterministic: &HashSet<usize>,
+) -> Plan<'a> {
     let mut out = Plan::new();
     let mut stack = vec![root];
     while let Some(e) = stack.pop() {
         if let ExprKind::Let { var, value, body } = &e.kind
             && !deterministic.contains(&node_key(value))
-            && let Some(p) = recognise(body, var.slot, deterministic)
+            && let Some(p) = recognise(uses.paths(e, body), var.slot, deterministic)
         {
             out.insert(node_key(e), p);
         }
@@ -56,9 +61,12 @@ struct Read<'a> {
     filters: Vec<(Selector, bool, &'a Expr)>,
 }
 
-fn recognise<'a>(body: &'a Expr, slot: u32, det: &HashSet<usize>) -> Option<ClassPlan<'a>> {
-    let mut uses = Vec::new();
-    refs(body, slot, &mut Vec::new(), &mut uses);
+/// `uses`: the paths from the `let`'s body down to each read of its variable (`slot`).
+fn recognise<'a>(
+    uses: Vec<Vec<&'a Expr>>,
+    slot: u32,
+    det: &HashSet<usize>,
+) -> Option<ClassPlan<'a>> {
     if uses.is_empty() {
         return None;
     }

@@ -11,7 +11,7 @@ use super::ops;
 use super::pool::{Keep, LazyPool};
 use super::reads::{Positions, SingleReads};
 use super::repeat::Positional;
-use super::{classes, faces};
+use super::{classes, faces, list_len};
 use crate::ast::{self, Expr, ExprKind, Selector};
 use crate::ops::Operand;
 use alea_core::{Diagnostic, Span};
@@ -29,8 +29,9 @@ const MIX_PART_STEPS: u64 = 32;
 /// evaluating and merging the value).
 const LET_VALUE_STEPS: u64 = 16;
 
-/// The longest list calc builds (dicelab.md §3 limits).
-pub(crate) const MAX_LIST: usize = 10_000_000;
+// The longest list calc builds is roll mode's (dicelab.md §3 limits), with its error
+// ([`list_len`]).
+use crate::roll::MAX_LIST_LEN;
 
 /// What a node evaluates to: a distribution, or (unordered only) a lazy pool of dice.
 #[derive(Clone)]
@@ -72,7 +73,9 @@ pub(crate) fn error_at(span: Span, msg: impl Into<String>) -> Box<Diagnostic> {
     Box::new(Diagnostic::error(msg).with_span(span))
 }
 
-/// Turns a budget error into a diagnostic naming the construct.
+/// Turns a budget error into a diagnostic naming the construct. Calc-only: the budget bounds
+/// what calc builds (outcomes, steps over all rolls at once), which no single roll has; a
+/// limit of one roll is roll mode's error (`ops.rs`, see `list_len.rs`).
 pub(crate) fn limit(span: Span, construct: &str) -> impl FnOnce(ProbError) -> Box<Diagnostic> + '_ {
     move |e| error_at(span, format!("calc limit in '{construct}': {e}"))
 }
@@ -187,6 +190,7 @@ impl<'a> Calc<'a> {
                         &mut self.budget,
                     )
                     .map_err(limit(*op_span, sym))?;
+                // Roll mode's text (`ops::binary`) at its span, the operator.
                 if let Some(m) = err {
                     return Err(error_at(*op_span, m));
                 }
@@ -200,6 +204,7 @@ impl<'a> Calc<'a> {
                     if n < 1 {
                         return Err(ops::bad_die(span, n));
                     }
+                    // Calc's own outcome cap: roll mode draws from any die size.
                     if n as usize > max {
                         return Err(error_at(
                             span,
@@ -236,18 +241,8 @@ impl<'a> Calc<'a> {
                 // size charged) before any list is built.
                 let len = |x: i32, y: i32| i64::from(y) - i64::from(x) + 1;
                 let longest = len(a.min().0, b.max().0);
-                if longest > MAX_LIST as i64 {
-                    // The first pair in ascending order that is too long, as before.
-                    let x = a.min().0;
-                    let y = b
-                        .outcomes()
-                        .map(|o| o.0)
-                        .find(|&y| len(x, y) > MAX_LIST as i64);
-                    let first = len(x, y.unwrap_or(b.max().0));
-                    return Err(error_at(
-                        *op_span,
-                        format!("list of {first} values is longer than the limit of {MAX_LIST}"),
-                    ));
+                if longest > MAX_LIST_LEN as i64 {
+                    return Err(list_len::too_long(e, MAX_LIST_LEN));
                 }
                 a.product_with_cost(
                     &b,
@@ -409,8 +404,20 @@ impl<'a> Calc<'a> {
 
     fn list(&mut self, e: &Expr, items: &[Expr], ordered: bool) -> R<Repr> {
         let mut parts = Vec::with_capacity(items.len());
+        // The longest roll of the parts so far: the roller appends them to one buffer and
+        // fails at the part whose append crosses the limit (`list_len.rs`).
+        let mut longest = 0usize;
         for item in items {
-            parts.push(self.eval(item, ordered)?);
+            let part = self.eval(item, ordered)?;
+            let (raw, len) = match &part {
+                Repr::Dist(d) => (d.max_len(), d.max_len()),
+                Repr::Pool(p) => (p.max_raw_len(), p.max_len()),
+            };
+            if longest.saturating_add(raw) > MAX_LIST_LEN {
+                return Err(list_len::too_long(item, MAX_LIST_LEN - longest));
+            }
+            longest += len;
+            parts.push(part);
         }
         if !ordered {
             // Plain pools and single-value dice merge into one pool.
@@ -532,6 +539,7 @@ impl<'a> Calc<'a> {
                 &mut self.budget,
             )
             .map_err(limit(e.span, selector.symbol()))?;
+        // Roll mode's text (`ops::negative_count_message`) at its span, the selector.
         if let Some(m) = err {
             return Err(error_at(selector_span, m));
         }
@@ -560,6 +568,10 @@ impl<'a> Calc<'a> {
                     let r = this.dist(body, ordered);
                     this.env.pop();
                     slot.insert(r?);
+                }
+                let (before, len) = (acc.max_len(), memo[&x].max_len());
+                if before + len > MAX_LIST_LEN {
+                    return Err(list_len::too_long(body, MAX_LIST_LEN - before));
                 }
                 acc = concat(&acc, &memo[&x], ordered, &mut this.budget)
                     .map_err(limit(e.span, "foreach"))?;
@@ -865,10 +877,10 @@ pub(crate) fn concat(
     budget: &mut Budget,
 ) -> Result<Dist<Val>, ProbError> {
     let len = a.max_len() + b.max_len();
-    if len > MAX_LIST {
+    if len > MAX_LIST_LEN {
         return Err(ProbError::TooManyOutcomes {
             what: "list",
-            limit: MAX_LIST,
+            limit: MAX_LIST_LEN,
         });
     }
     // A list of len values costs len + 1 steps to build and counts len + 1 against the cap:
@@ -901,7 +913,7 @@ fn same_len(d: &Dist<Val>) -> bool {
     lens.all(|l| Some(l) == first)
 }
 
-trait MaxLen {
+pub(crate) trait MaxLen {
     fn max_len(&self) -> usize;
 }
 

@@ -26,6 +26,7 @@
 use super::eval::{Calc, R, Val};
 use super::marks::{BindingOrder, node_key};
 use super::pool::{Groups, LazyPool};
+use super::uses::Uses;
 use crate::ast::{Expr, ExprKind, Reorder, Selector};
 use alea_prob::Dist;
 use std::cell::Cell;
@@ -40,6 +41,7 @@ pub(crate) type Plan<'a> = HashMap<(usize, bool), FacePlan<'a>>;
 /// not change). Iterative, since statements may nest thousands deep.
 pub(crate) fn plan<'a>(
     root: &'a Expr,
+    uses: &Uses<'a>,
     deterministic: &HashSet<usize>,
     binding_order: &BindingOrder,
 ) -> Plan<'a> {
@@ -55,7 +57,7 @@ pub(crate) fn plan<'a>(
                 binding_order,
             };
             for ordered in [false, true] {
-                if let Some(f) = cx.recognise(body, ordered) {
+                if let Some(f) = cx.recognise(uses.paths(e, body), ordered) {
                     out.insert((node_key(e), ordered), f);
                 }
             }
@@ -92,22 +94,6 @@ struct Context<'c> {
     let_slot: u32,
     deterministic: &'c HashSet<usize>,
     binding_order: &'c BindingOrder,
-}
-
-pub(crate) fn refs<'a>(
-    e: &'a Expr,
-    slot: u32,
-    path: &mut Vec<&'a Expr>,
-    out: &mut Vec<Vec<&'a Expr>>,
-) {
-    path.push(e);
-    if matches!(&e.kind, ExprKind::Var(v) if v.slot == Some(slot)) {
-        out.push(path.clone());
-    }
-    for c in e.children() {
-        refs(c, slot, path, out);
-    }
-    path.pop();
 }
 
 /// The slot of `y` when `filter` is `==y x` or `drop !=y x` applied to the node `x`.
@@ -155,10 +141,9 @@ impl Context<'_> {
     }
 
     /// Recognises the body of the `let` under the mark `ordered`.
-    fn recognise<'a>(&self, body: &'a Expr, ordered: bool) -> Option<FacePlan<'a>> {
+    /// `uses`: the paths from `body` down to each read of the `let`'s variable.
+    fn recognise<'a>(&self, uses: Vec<Vec<&'a Expr>>, ordered: bool) -> Option<FacePlan<'a>> {
         let x = self.let_slot;
-        let mut uses = Vec::new();
-        refs(body, x, &mut Vec::new(), &mut uses);
         if uses.is_empty() {
             return None;
         }

@@ -34,11 +34,13 @@ mod concrete;
 mod eval;
 mod faces;
 mod kept;
+mod list_len;
 mod marks;
 mod ops;
 mod pool;
 mod reads;
 mod repeat;
+mod uses;
 mod val;
 mod while_loop;
 
@@ -207,8 +209,9 @@ pub fn calculate_expr(
     let parts = concrete::deterministic_nodes(expr, &single_reads);
     let deterministic = parts.keys().copied().collect();
     let binding_order = marks::binding_order(expr);
-    let faces = faces::plan(expr, &deterministic, &binding_order);
-    let classes = classes::plan(expr, &deterministic);
+    let uses = uses::Uses::of(expr);
+    let faces = faces::plan(expr, &uses, &deterministic, &binding_order);
+    let classes = classes::plan(expr, &uses, &deterministic);
     let overridable = concrete::overridable(
         expr,
         faces

@@ -57,6 +57,42 @@ impl LazyPool {
         passes(&self.filters, v)
     }
 
+    /// The longest list a roll of the pool appends to the roller's buffer before its
+    /// comparison filters remove members in place (a keep works on a buffer of its own and
+    /// appends only the kept ones).
+    pub(crate) fn max_raw_len(&self) -> usize {
+        match self.keep {
+            Some(_) => self.max_len(),
+            None => self
+                .components
+                .iter()
+                .map(|(_, g)| g.iter().map(|(_, c)| *c as usize).sum())
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// The longest list a roll of the pool gives: every die that can pass the filters passes
+    /// (dice are independent, every face has p > 0), then the keep.
+    pub(crate) fn max_len(&self) -> usize {
+        let passing = |g: &Groups| -> usize {
+            g.iter()
+                .filter(|(die, _)| die.outcomes().any(|&v| self.passes(v)))
+                .map(|(_, c)| *c as usize)
+                .sum()
+        };
+        let kept = |c: usize| match &self.keep {
+            None => c,
+            Some(k) if k.drop => c.saturating_sub(k.n as usize),
+            Some(k) => c.min(k.n as usize),
+        };
+        self.components
+            .iter()
+            .map(|(_, g)| kept(passing(g)))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The concatenation of two plain pools (independent).
     pub(crate) fn concat(&self, other: &LazyPool) -> LazyPool {
         let mut components = Vec::new();

@@ -15,10 +15,11 @@
 //! bound to the dice at its two ends (and the kept dice of the middle) when they overlap
 //! ([`Positions`]).
 
-use super::eval::{Calc, MAX_LIST, R, Repr, Val, concat, limit};
+use super::eval::{Calc, R, Repr, Val, concat, limit};
 use super::marks::node_key;
 use super::pool::{Keep, LazyPool};
 use crate::ast::{Expr, ExprKind, Selector};
+use crate::roll::MAX_LIST_LEN;
 use alea_prob::{Dist, Order};
 use std::collections::HashMap;
 
@@ -164,7 +165,7 @@ fn walk<'a>(
     }
 }
 
-/// How the reads of a `let` of `n#die` (a fixed n ≤ [`MAX_LIST`], a single-value die, counts
+/// How the reads of a `let` of `n#die` (a fixed n ≤ [`MAX_LIST_LEN`], a single-value die, counts
 /// fixed before the body), every one a `first`/`last` or a `high`/`low` under an aggregate,
 /// observe its dice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +225,7 @@ impl Calc<'_> {
         };
         let n = self.fixed(count, slot)?.max(0);
         let die = self.dist(body, true).ok()?;
-        if n as usize > MAX_LIST || !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
+        if n as usize > MAX_LIST_LEN || !die.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()) {
             return Some(Positions::General);
         }
         let mut windows = Vec::with_capacity(reads.len());

@@ -3,10 +3,12 @@
 //! not an enumeration of multisets), else as the concatenation of independent copies; and the
 //! `first`/`last` of `n#die`, which keeps dice without enumerating sequences.
 
-use super::eval::{Calc, MAX_LIST, R, Repr, Val, concat, error_at, limit};
+use super::eval::{Calc, MaxLen, R, Repr, Val, concat, limit};
+use super::list_len;
 use super::pool::LazyPool;
 use crate::ast::{Expr, ExprKind};
 use crate::ops::Operand;
+use crate::roll::MAX_LIST_LEN;
 use alea_core::Span;
 use alea_prob::Dist;
 
@@ -55,6 +57,8 @@ impl Calc<'_> {
         // The list is evaluated in order (it is under `first`/`last`), as the general path
         // would; only its count is changed.
         let body_repr = self.eval(body, true)?;
+        // Before the counts are cut to the kept ones: the roller builds the whole list.
+        check_copies(list, &n, body, &body_repr)?;
         let die = matches!(&body_repr, Repr::Dist(b)
             if b.iter().all(|(v, _)| v.items().len() == 1 && !v.cut()));
         if !die || n.iter().any(|((_, cut), _)| *cut) {
@@ -86,6 +90,7 @@ impl Calc<'_> {
         body_repr: Repr,
         ordered: bool,
     ) -> R<Repr> {
+        check_copies(e, &n, body, &body_repr)?;
         if let Repr::Pool(q) = &body_repr
             && !ordered
             && q.is_plain()
@@ -111,12 +116,6 @@ impl Calc<'_> {
             let mut components = Vec::new();
             for (&(k, _), w) in n.iter() {
                 let k = k.max(0) as usize;
-                if k > MAX_LIST {
-                    return Err(error_at(
-                        op_span,
-                        format!("list of {k} values is longer than the limit of {MAX_LIST}"),
-                    ));
-                }
                 components.push((w.clone(), vec![(die.clone(), k as u32)]));
             }
             return Ok(Repr::Pool(LazyPool {
@@ -198,4 +197,23 @@ fn repeat_pool(n: &Dist<(i32, bool)>, q: &LazyPool) -> Option<LazyPool> {
         filters: Vec::new(),
         keep: None,
     })
+}
+
+/// Roll mode's list-length error for `e` (`n#body`) when its longest roll, the most copies
+/// each of the longest value of the body, is longer than the limit.
+fn check_copies(e: &Expr, n: &Dist<(i32, bool)>, body: &Expr, body_repr: &Repr) -> R<()> {
+    let per_copy = match body_repr {
+        Repr::Dist(d) => d.max_len(),
+        Repr::Pool(p) => p.max_raw_len(),
+    };
+    let most = n.outcomes().map(|(k, _)| (*k).max(0) as usize).max();
+    if per_copy.saturating_mul(most.unwrap_or(0)) > MAX_LIST_LEN {
+        return Err(list_len::repeat_too_long(
+            e,
+            body,
+            Some(per_copy),
+            MAX_LIST_LEN,
+        ));
+    }
+    Ok(())
 }

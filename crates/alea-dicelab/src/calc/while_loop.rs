@@ -10,6 +10,7 @@
 
 use super::eval::{Calc, R, Val, error_at, limit, with_cut};
 use crate::ast::Expr;
+use crate::roll::MAX_LIST_LEN;
 use alea_prob::{Dist, Ratio, Weight};
 use num_bigint::BigUint;
 use std::collections::{BTreeMap, HashMap};
@@ -131,6 +132,8 @@ impl Calc<'_> {
                 if iterations > MAX_ITERATIONS {
                     return Err(super::ops::while_iterations(e.span, MAX_ITERATIONS));
                 }
+                // Calc's own limit (memory of the path expansion): a roll of as many
+                // iterations succeeds in roll mode, so there is no roll error to report.
                 if depth >= MAX_PATH {
                     return Err(error_at(
                         e.span,
@@ -155,6 +158,11 @@ impl Calc<'_> {
                     }
                 }
                 for child in children(pieces, &path.acc, ordered) {
+                    // The roll of this path appends the piece at its next iteration and
+                    // fails there, at the `while` (roll mode's check before each append).
+                    if child.acc.len() > MAX_LIST_LEN {
+                        return Err(crate::ops::list_too_long(e.span, MAX_LIST_LEN));
+                    }
                     // Copying the accumulated list is the cost of a long path.
                     self.budget
                         .burn(child.acc.len() as u64, "while")
