@@ -93,4 +93,17 @@ fn a_9990_deep_let_chain_calculates() {
     assert_eq!(calculate(format!("{chain}a")), "  1\t1/2\t\n  2\t1/2\t\n");
     let reads = "let a = d2 in let b = a + 1 in ".repeat(4_995);
     assert_eq!(calculate(format!("{reads}b")), "  2\t1/2\t\n  3\t1/2\t\n");
+    // Parts without dice deep inside: each is compiled with an environment of the bindings
+    // it reads and its own (`y`), not one as deep as its scope (that was 612 MB here).
+    let constants = "let a = d2 in let b = 1 + 1 in ".repeat(4_995);
+    assert_eq!(
+        calculate(format!("{constants}a*b")),
+        "  2\t1/2\t\n  4\t1/2\t\n"
+    );
+    let deep = "let c = 2 in let b = 1 + 1 in ".repeat(4_995);
+    let part = "let a = d2 in sum (foreach y in 1..a do y + a + c + b)";
+    assert_eq!(
+        calculate(format!("{deep}{part}")),
+        "  6\t1/2\t\n 15\t1/2\t\n"
+    );
 }

@@ -16,6 +16,10 @@ pub(super) struct Compiler {
     /// compiled form recurses (a chain is one node).
     level: usize,
     pub(super) deepest: usize,
+    /// For a part compiled alone ([`Compiler::part`]): the bindings enclosing it and the
+    /// ones it reads, ascending. Its environment holds those first, then its own bindings,
+    /// so its size does not grow with the depth the part sits at.
+    outer: Option<(usize, Box<[usize]>)>,
 }
 
 fn die_k(e: &Expr) -> Option<(u64, alea_core::Span)> {
@@ -54,22 +58,39 @@ impl Compiler {
             slots: 0,
             level: 0,
             deepest: 0,
+            outer: None,
         }
     }
 
-    /// A compiler for a subtree enclosed by `depth` bindings (calc's deterministic parts,
-    /// see [`super::fixed`]).
-    pub(super) fn at_depth(depth: usize) -> Compiler {
+    /// A compiler for a part enclosed by `depth` bindings of which it reads `free`
+    /// (ascending): calc's deterministic parts, see [`super::fixed`]. The part's environment
+    /// has those slots at `0..free.len()`, in that order, and its own bindings after them.
+    pub(super) fn part(depth: usize, free: Box<[usize]>) -> Compiler {
         Compiler {
             depth,
-            slots: depth,
+            slots: free.len(),
             level: 0,
             deepest: 0,
+            outer: Some((depth, free)),
+        }
+    }
+
+    /// The environment index of the binding at height `slot`.
+    fn index(&self, slot: usize) -> usize {
+        match &self.outer {
+            None => slot,
+            Some((start, free)) if slot < *start => free
+                .binary_search(&slot)
+                .expect("a part's reads of outer bindings are listed in `free`"),
+            Some((start, free)) => free.len() + slot - start,
         }
     }
 
     fn slot(&self, v: &Var) -> Option<usize> {
-        v.slot.map(|s| s as usize).filter(|&s| s < self.depth)
+        v.slot
+            .map(|s| s as usize)
+            .filter(|&s| s < self.depth)
+            .map(|s| self.index(s))
     }
 
     /// A node giving one value, and its cost. `need` names the operand in a "needs a single
@@ -351,9 +372,9 @@ impl Compiler {
 
     /// Compiles the body of a binding one level deeper.
     fn bound(&mut self, body: &Expr) -> (usize, L, u64) {
-        let slot = self.depth;
+        let slot = self.index(self.depth);
         self.depth += 1;
-        self.slots = self.slots.max(self.depth);
+        self.slots = self.slots.max(slot + 1);
         let (b, c) = self.list(body);
         self.depth -= 1;
         (slot, b, c)

@@ -29,7 +29,8 @@ impl Fixed {
     /// Compiles `e`, a subtree without `d` or `perm` enclosed by `depth` bindings (its
     /// variables with slots below `depth` are bound outside it).
     pub(crate) fn new(e: &Expr, depth: usize) -> Fixed {
-        let mut c = Compiler::at_depth(depth);
+        let free = free_slots(e, depth);
+        let mut c = Compiler::part(depth, free.clone());
         let (root, cost) = c.list(e);
         let sampler = Sampler {
             root,
@@ -42,7 +43,7 @@ impl Fixed {
         };
         Fixed {
             sampler,
-            free: free_slots(e, depth),
+            free,
             out: Vec::new(),
             rng: Rng::seed_from_u64(0),
         }
@@ -68,8 +69,9 @@ impl Fixed {
         &mut self,
         value: impl Fn(usize) -> &'v [i32],
     ) -> Result<&[i32], RollError> {
-        for &s in self.free.iter() {
-            let slot = &mut self.sampler.env[s];
+        // The part's environment holds the free slots first, in `free`'s order
+        // (`Compiler::part`).
+        for (slot, &s) in self.sampler.env.iter_mut().zip(self.free.iter()) {
             slot.clear();
             slot.extend_from_slice(value(s));
         }
