@@ -370,9 +370,27 @@ fn limits_end_in_clear_errors() {
     let tree = dicelab(&["-p"], &chain).stdout;
     assert_eq!(tree.lines().count(), 5_001);
     assert_eq!(tree.lines().last().map(str::trim), Some("1"));
-    // 10 MB of input: a clear error, no crash.
+    // 10 MB of input: a clear error, no crash. A sum's operators nest its left operand one
+    // level each, so a long sum meets the depth limit at its 10,000th level (a 150,000-term
+    // sum overflowed the big stack before it counted); a flat list meets the size limit.
     let big = "1+".repeat(5_000_000) + "1";
     let r = dicelab(&[], &big);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("program nested too deeply"),
+        "{}",
+        r.stderr
+    );
+    let sum = "1+".repeat(150_000) + "1";
+    let r = dicelab(&["-c"], &sum);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("program nested too deeply"),
+        "{}",
+        r.stderr
+    );
+    let list = format!("sum ({}1)", "1,".repeat(5_000_000));
+    let r = dicelab(&[], &list);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("program too large"), "{}", r.stderr);
 }

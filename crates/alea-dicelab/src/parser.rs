@@ -439,11 +439,20 @@ impl<'a> Parser<'a> {
         result
     }
 
+    /// Each operator of a left-assoc chain (`1+1+…+1`) nests its left operand one level
+    /// deeper in the tree, so it counts one nesting level, as a `(` does: every pass over
+    /// the tree (compiling, rolling, calc) recurses along that spine, and a 150,000-term sum
+    /// overflowed the 64 MiB stack (`with_big_stack`) where dicelab 0.7's LALR parser, which
+    /// needs no stack for left recursion, reads it.
     fn binary_rest(&mut self, mut lhs: Expr, min_level: u8) -> PResult<Expr> {
+        // (An error abandons the statement, whose parse starts again at depth 0.)
+        let mut chained = 0;
         while let Some((op, level, rhs_level)) = binary_op(self.tok.kind) {
             if level < min_level {
                 break;
             }
+            self.enter()?;
+            chained += 1;
             let op_span = self.tok.span;
             self.bump();
             let rhs = self.scalar(rhs_level)?;
@@ -457,6 +466,9 @@ impl<'a> Parser<'a> {
                 },
                 span,
             )?;
+        }
+        for _ in 0..chained {
+            self.leave();
         }
         Ok(lhs)
     }
