@@ -1,6 +1,6 @@
 //! Differential test of the counts-per-face families (calc/faces.rs), of `first`/`last` of
 //! `n#die`, of `foreach` over a pool, of bindings read once and of filter reads
-//! (calc/classes.rs) against the installed dicelab 0.7 (`/usr/bin/dicelab -c`), byte for
+//! (calc/classes.rs, also of `high`/`low` in both directions) against the installed dicelab 0.7 (`/usr/bin/dicelab -c`), byte for
 //! byte, on pools small enough for 0.7 to enumerate. Each line is a spelling the planning
 //! pass reads through counts per face (or classes of faces); that they are *computed* that
 //! way (not by the general path) is checked in crates/alea-dicelab/tests/calc_matches.rs and
@@ -115,6 +115,12 @@ const CLASSES: &[&str] = &[
     "let x = >2 (4#d6) in count (>4 x) + count (<4 x)",
     "let k = 3 in let x = 4#d6 in count (>k x) + count (<k x)",
     "let x = 4#d6 in if >1 count (>4 x) then count (<3 x) else d6",
+    // `[drop] high|low k` of x under the aggregates, both directions: sorted positions.
+    "let x = 5#d6 in sum (high 3 x) - sum (low 2 x)",
+    "let x = 6#d6 in sum (high 2 x) + sum (drop high 2 x)",
+    "let x = 5#d6 in count (>3 (high 3 x)) * 10 + sum (drop low 2 x)",
+    "let x = 4#d6 in prod (high 2 x) + count (low 9 x) + sum (drop high 7 x)",
+    "let x = 5#d4 in sum (high 2 x) * count (>2 x) - sum (low 1 x)",
 ];
 
 /// `high`/`low` of `n#die` read in order, from the counts per face (calc/kept.rs).

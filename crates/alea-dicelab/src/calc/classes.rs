@@ -13,14 +13,21 @@
 //! per read. Then the body is evaluated once per joint value, with each read standing for its
 //! value ([`Calc::overrides`]), and the results are mixed, as `faces.rs` does for counts per
 //! face. A pool with a keep (`high 3 (30#d6)`) has no such classes and takes the general path.
+//!
+//! A read may also keep `[drop] high|low k` of `x` itself, below its filters (`sum (high 3
+//! x) - sum (low 2 x)`): which dice it keeps depends on the sorted pool, not on each die
+//! alone, so such plans visit the faces in ascending order instead ([`Pool::evaluate`]), the
+//! state being how many dice came before and the partial value of each read
+//! (`ClassPlan::evaluate_sorted`). `let`s that `reads.rs` binds to the dice at their ends
+//! (`high`/`low` reads in one direction, with or without `first`/`last`) keep that path.
 
 use super::eval::{Calc, R, Val, limit};
 use super::faces::reads_only;
 use super::marks::node_key;
-use super::pool::{LazyPool, passes};
+use super::pool::{LazyPool, MAX_POOL_DICE, passes};
 use super::uses::Uses;
 use crate::ast::{Aggregate, Expr, ExprKind, Selector};
-use alea_prob::Dist;
+use alea_prob::{Dist, Order, Pool};
 use std::collections::{HashMap, HashSet};
 
 /// For each `let` (by node key) whose body reads its variable only through filter reads.
@@ -53,12 +60,14 @@ pub(crate) struct ClassPlan<'a> {
     reads: Vec<Read<'a>>,
 }
 
-/// `agg (f₁ (f₂ … x))`: the aggregate node and its comparison filters, innermost last.
+/// `agg (f₁ (f₂ … x))`: the aggregate node and its comparison filters, innermost last, and
+/// a `[drop] high|low k` applied to `x` itself, below the filters (`keep`: selector, drop, k).
 #[derive(Clone)]
 struct Read<'a> {
     node: &'a Expr,
     agg: Aggregate,
     filters: Vec<(Selector, bool, &'a Expr)>,
+    keep: Option<(Selector, bool, &'a Expr)>,
 }
 
 /// `uses`: the paths from the `let`'s body down to each read of its variable (`slot`).
@@ -73,12 +82,28 @@ fn recognise<'a>(
     let mut reads = Vec::with_capacity(uses.len());
     for path in &uses {
         let mut filters = Vec::new();
+        let mut keep = None;
         let mut child = *path.last()?;
         let mut i = path.len() - 1;
         let (node, agg) = loop {
             i = i.checked_sub(1)?;
             let node = path[i];
             match &node.kind {
+                // `high`/`low` of x itself: which dice it keeps depends only on how many dice
+                // of the sorted pool come before a face (see `ClassPlan::evaluate`).
+                ExprKind::Filter {
+                    drop,
+                    selector: selector @ (Selector::High | Selector::Low),
+                    n,
+                    list,
+                    ..
+                } if i + 2 == path.len()
+                    && std::ptr::eq(&**list, child)
+                    && det.contains(&node_key(n))
+                    && reads_only(n, |s| s < slot) =>
+                {
+                    keep = Some((*selector, *drop, &**n));
+                }
                 ExprKind::Filter {
                     drop,
                     selector,
@@ -99,7 +124,12 @@ fn recognise<'a>(
             }
             child = node;
         };
-        reads.push(Read { node, agg, filters });
+        reads.push(Read {
+            node,
+            agg,
+            filters,
+            keep,
+        });
     }
     Some(ClassPlan { reads })
 }
@@ -156,6 +186,9 @@ impl<'a> ClassPlan<'a> {
             filters.push(f);
         }
         let start: Vec<i32> = self.reads.iter().map(|r| identity(r.agg)).collect();
+        if self.reads.iter().any(|r| r.keep.is_some()) {
+            return self.evaluate_sorted(calc, pool, let_slot, &filters, start);
+        }
         let add = |a: &Vec<i32>, b: &Vec<i32>| -> Vec<i32> {
             self.reads
                 .iter()
@@ -193,6 +226,92 @@ impl<'a> ClassPlan<'a> {
         }
         let joint = Dist::mixture(parts, &mut calc.budget).map_err(limit(span, "let"))?;
         Ok(Some(joint))
+    }
+
+    /// [`ClassPlan::evaluate`] when some read keeps `[drop] high|low k` of x: the dice of each
+    /// component visited face by face in ascending order ([`Pool::evaluate`]), the state being
+    /// how many dice came before and the partial value of every read. The `c` dice showing a
+    /// face after `seen` dice hold the sorted positions `seen..seen + c`, so a keep takes as
+    /// many of them as that range shares with the positions it keeps (`high 3` of 20: 17..20),
+    /// and a read without a keep takes all `c`. `let x = 20#d10 in sum(high 3 x) - sum(low 2
+    /// x)` is some 10^4 states instead of 10^7 multisets. `None` when the pool has filters of
+    /// its own (how many dice pass, and so where the highest start, is only known at the end)
+    /// or more than [`MAX_POOL_DICE`] dice, or a keep count is not one value or is negative
+    /// (the general path reports it); `None` too when the states exceed calc's budget, so a
+    /// hopeless pool (`let x = 100#d100 in sum(high 50 x) - sum(low 50 x)`) ends in the general
+    /// path's own limit error, as before this plan.
+    fn evaluate_sorted(
+        &self,
+        calc: &mut Calc<'_>,
+        pool: &LazyPool,
+        let_slot: u32,
+        filters: &[Vec<(Selector, bool, i32)>],
+        start: Vec<i32>,
+    ) -> R<Option<Dist<Vec<i32>>>> {
+        if !pool.filters.is_empty() {
+            return Ok(None);
+        }
+        let mut keeps = Vec::with_capacity(self.reads.len());
+        for r in &self.reads {
+            keeps.push(match r.keep {
+                None => None,
+                Some((s, drop, n)) => match calc.fixed(n, let_slot) {
+                    Some(k) if k >= 0 => Some((s, drop, k as u64)),
+                    _ => return Ok(None),
+                },
+            });
+        }
+        let mut parts = Vec::with_capacity(pool.components.len());
+        for (w, groups) in &pool.components {
+            let dice = Pool::from_groups(groups.clone());
+            let size = dice.size();
+            if size > u64::from(MAX_POOL_DICE) {
+                return Ok(None);
+            }
+            // The sorted positions each read keeps.
+            let ranges: Vec<(u64, u64)> = keeps
+                .iter()
+                .map(|k| match *k {
+                    None => (0, size),
+                    Some((s, drop, k)) => {
+                        let k = k.min(size);
+                        match (s == Selector::High, drop) {
+                            (true, false) => (size - k, size),
+                            (true, true) => (0, size - k),
+                            (false, false) => (0, k),
+                            (false, true) => (k, size),
+                        }
+                    }
+                })
+                .collect();
+            let d = dice.evaluate(
+                Order::Ascending,
+                (0u64, start.clone()),
+                |(seen, values), &v, c| {
+                    let end = seen + u64::from(c);
+                    let values = self
+                        .reads
+                        .iter()
+                        .zip(filters)
+                        .zip(&ranges)
+                        .zip(values)
+                        .map(|(((r, f), &(lo, hi)), &acc)| {
+                            let taken = end.min(hi).saturating_sub((*seen).max(lo));
+                            if taken == 0 || !passes(f, v) {
+                                return acc;
+                            }
+                            (0..taken).fold(acc, |a, _| combine(r.agg, a, unit(r.agg, v)))
+                        })
+                        .collect();
+                    (end, values)
+                },
+                |_| false,
+                &mut calc.budget,
+            );
+            let Ok(d) = d else { return Ok(None) };
+            parts.push((w.clone(), d.map(|(_, values)| values.clone())));
+        }
+        Ok(Dist::mixture(parts, &mut calc.budget).ok())
     }
 
     /// Evaluates `body` (the `let`'s, with `x` unread) once per joint value of the reads, each

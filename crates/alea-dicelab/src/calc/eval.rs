@@ -318,9 +318,11 @@ impl<'a> Calc<'a> {
                     .copied()
                     .unwrap_or(true);
                 let faces = self.faces.get(&(node_key(e), ordered)).cloned();
-                let classes = match value_ordered {
-                    false => self.classes.get(&node_key(e)).cloned(),
-                    true => None,
+                // A `let` that `reads.rs` binds to the dice at its ends (`high`/`low` reads in
+                // one direction) keeps that path.
+                let classes = match (value_ordered, positions) {
+                    (false, Positions::General) => self.classes.get(&node_key(e)).cloned(),
+                    _ => None,
                 };
                 let v = match (faces, classes) {
                     // x read only through aggregates of fixed comparison filters: the joint
