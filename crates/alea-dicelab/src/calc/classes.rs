@@ -33,25 +33,13 @@ use std::collections::{HashMap, HashSet};
 /// For each `let` (by node key) whose body reads its variable only through filter reads.
 pub(crate) type Plan<'a> = HashMap<usize, ClassPlan<'a>>;
 
-/// Recognises every `let` with dice in its value once, before evaluation (iterative: statements
-/// may nest thousands deep).
-pub(crate) fn plan<'a>(
-    root: &'a Expr,
-    uses: &Uses<'a>,
-    deterministic: &HashSet<usize>,
-) -> Plan<'a> {
-    let mut out = Plan::new();
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Let { var, value, body } = &e.kind
-            && !deterministic.contains(&node_key(value))
-            && let Some(p) = recognise(uses.paths(e, body), var.slot, deterministic)
-        {
-            out.insert(node_key(e), p);
-        }
-        stack.extend(e.children());
-    }
-    out
+/// Recognises every `let` with dice in its value once, before evaluation.
+pub(crate) fn plan<'a>(uses: &Uses<'a>, deterministic: &HashSet<usize>) -> Plan<'a> {
+    uses.random_lets(deterministic)
+        .filter_map(|(e, var, body)| {
+            recognise(uses.paths(e, body), var.slot, deterministic).map(|p| (node_key(e), p))
+        })
+        .collect()
 }
 
 /// The reads of one `let` body.

@@ -38,31 +38,24 @@ pub(crate) type Plan<'a> = HashMap<(usize, bool), FacePlan<'a>>;
 
 /// The planning pass: recognises every `let` whose value has dice, once, under both marks,
 /// before anything is evaluated (a `let` inside a loop is evaluated many times; its shape does
-/// not change). Iterative, since statements may nest thousands deep.
+/// not change).
 pub(crate) fn plan<'a>(
-    root: &'a Expr,
     uses: &Uses<'a>,
     deterministic: &HashSet<usize>,
     binding_order: &BindingOrder,
 ) -> Plan<'a> {
     let mut out = Plan::new();
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Let { var, value, body } = &e.kind
-            && !deterministic.contains(&node_key(value))
-        {
-            let cx = Context {
-                let_slot: var.slot,
-                deterministic,
-                binding_order,
-            };
-            for ordered in [false, true] {
-                if let Some(f) = cx.recognise(uses.paths(e, body), ordered) {
-                    out.insert((node_key(e), ordered), f);
-                }
+    for (e, var, body) in uses.random_lets(deterministic) {
+        let cx = Context {
+            let_slot: var.slot,
+            deterministic,
+            binding_order,
+        };
+        for ordered in [false, true] {
+            if let Some(f) = cx.recognise(uses.paths(e, body), ordered) {
+                out.insert((node_key(e), ordered), f);
             }
         }
-        stack.extend(e.children());
     }
     out
 }

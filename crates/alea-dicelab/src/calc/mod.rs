@@ -210,8 +210,8 @@ pub fn calculate_expr(
     let deterministic = parts.keys().copied().collect();
     let binding_order = marks::binding_order(expr);
     let uses = uses::Uses::of(expr);
-    let faces = faces::plan(expr, &uses, &deterministic, &binding_order);
-    let classes = classes::plan(expr, &uses, &deterministic);
+    let faces = faces::plan(&uses, &deterministic, &binding_order);
+    let classes = classes::plan(&uses, &deterministic);
     let overridable = concrete::overridable(
         expr,
         faces

@@ -7,8 +7,8 @@
 //! quadratic in the nesting (a 9,990-deep `let` chain took 13 s).
 
 use super::marks::node_key;
-use crate::ast::{Expr, ExprKind};
-use std::collections::HashMap;
+use crate::ast::{Binding, Expr, ExprKind};
+use std::collections::{HashMap, HashSet};
 
 pub(crate) struct Uses<'a> {
     /// The reads of each `let`'s variable in its body (by the `let`'s node key), in the
@@ -16,6 +16,8 @@ pub(crate) struct Uses<'a> {
     reads: HashMap<usize, Vec<&'a Expr>>,
     /// The parent of every node below the root (by node key).
     parent: HashMap<usize, &'a Expr>,
+    /// Every `let` of the statement, in the order of the walk.
+    lets: Vec<&'a Expr>,
 }
 
 impl<'a> Uses<'a> {
@@ -23,6 +25,7 @@ impl<'a> Uses<'a> {
     pub(crate) fn of(root: &'a Expr) -> Uses<'a> {
         let mut reads: HashMap<usize, Vec<&'a Expr>> = HashMap::new();
         let mut parent = HashMap::new();
+        let mut lets = Vec::new();
         // The binder of each slot in scope at the node being visited.
         let mut scope: Vec<&'a Expr> = Vec::new();
         // (node, the scope's depth above it, the binder whose body it is).
@@ -35,6 +38,9 @@ impl<'a> Uses<'a> {
                 && matches!(b.kind, ExprKind::Let { .. })
             {
                 reads.entry(node_key(b)).or_default().push(e);
+            }
+            if matches!(e.kind, ExprKind::Let { .. }) {
+                lets.push(e);
             }
             let depth = scope.len();
             let body = match &e.kind {
@@ -50,7 +56,25 @@ impl<'a> Uses<'a> {
                 stack.push((c, depth, binds.then_some(e)));
             }
         }
-        Uses { reads, parent }
+        Uses {
+            reads,
+            parent,
+            lets,
+        }
+    }
+
+    /// Every `let` whose value has dice (is not in `deterministic`), with its binding and body:
+    /// the ones the plans look at.
+    pub(crate) fn random_lets<'s>(
+        &'s self,
+        deterministic: &'s HashSet<usize>,
+    ) -> impl Iterator<Item = (&'a Expr, &'a Binding, &'a Expr)> + 's {
+        self.lets.iter().filter_map(move |&e| match &e.kind {
+            ExprKind::Let { var, value, body } if !deterministic.contains(&node_key(value)) => {
+                Some((e, var, &**body))
+            }
+            _ => None,
+        })
     }
 
     /// The path from `body` (the body of the `let` `e`) down to each read of its variable,
