@@ -63,7 +63,8 @@ impl Fixed {
     /// roll mode reports. Inlined into calc: out of line, this function shifted how rustc
     /// splits the crate into codegen units, and `-e` of `count >7 5#d10` took 36 % more
     /// instructions (its fold loop was no longer inlined; measured with callgrind, see
-    /// docs/performance/dicelab-calc.md).
+    /// docs/performance/dicelab-calc.md). That was with the crate in 4 codegen units; release
+    /// builds now make it one (the workspace Cargo.toml), which ends such regroupings.
     #[inline(always)]
     pub(crate) fn eval<'v>(
         &mut self,
